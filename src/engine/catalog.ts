@@ -1,0 +1,183 @@
+// What a flow knows about itself, worked out once: every variable with its type and the places
+// that set it, and for each state the tools offered to the LLM (its own plus the generated ones)
+// as OpenAI function definitions.
+
+import {
+  CONFIRM_ACTION,
+  gateToolNames,
+  hasActionGate,
+  REJECT_ACTION,
+  resolveTool,
+  type FieldType,
+  type Flow,
+  type SourcePath,
+  type StateDef,
+  type ToolDef,
+  type ValueType,
+} from './flow.ts';
+import type { ToolSpec } from './messages.ts';
+import { paramJsonSchema } from './values.ts';
+
+export interface VariableInfo {
+  name: string;
+  type: ValueType;
+  enum?: readonly unknown[];
+  /** where it is declared or first set, for diagnostics */
+  at: SourcePath;
+}
+
+export interface Catalog {
+  variables: ReadonlyMap<string, VariableInfo>;
+  /** state id -> names of the tools the LLM may call there, in offer order */
+  offered: ReadonlyMap<string, readonly string[]>;
+  /** state id -> OpenAI tool definitions */
+  toolSpecs: ReadonlyMap<string, readonly ToolSpec[]>;
+  /** state id -> variables that something in that state can set */
+  settable: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+const FIELD_VALUE_TYPE: Record<FieldType, ValueType> = {
+  text: 'string',
+  email: 'email',
+  tel: 'phone',
+  number: 'number',
+  date: 'date',
+  select: 'string',
+  radio: 'string',
+  checkbox: 'boolean',
+};
+
+function settersOf(flow: Flow, state: StateDef): Set<string> {
+  const out = new Set<string>();
+  for (const name of state.agent.tools) {
+    const tool = resolveTool(flow, state, name);
+    if (!tool) continue;
+    for (const v of Object.values(tool.capture)) out.add(v);
+    if (tool.http) for (const v of Object.keys(tool.http.capture)) out.add(v);
+  }
+  for (const f of state.ui?.fields ?? []) out.add(f.id);
+  if (state.ui?.variable) out.add(state.ui.variable);
+  for (const r of state.transitions.onUtterance) for (const v of [...r.captureTo, ...r.namedGroups]) out.add(v);
+  return out;
+}
+
+export function buildCatalog(flow: Flow): Catalog {
+  const vars = new Map<string, VariableInfo>();
+  const add = (name: string, type: ValueType, at: SourcePath, enumValues?: readonly unknown[]) => {
+    if (!vars.has(name)) vars.set(name, { name, type, at, ...(enumValues ? { enum: enumValues } : {}) });
+  };
+  for (const v of Object.values(flow.variables)) add(v.name, v.type, v.at, v.enum);
+  const toolsSeen: ToolDef[] = [...Object.values(flow.tools)];
+  for (const id of flow.stateOrder) toolsSeen.push(...Object.values(flow.states[id]!.tools));
+  for (const t of toolsSeen) {
+    for (const p of t.parameters) {
+      const target = t.capture[p.name] ?? p.name;
+      add(target, p.type, p.at, p.enum);
+    }
+    for (const [param, target] of Object.entries(t.capture)) add(target, 'string', [...t.at, 'capture', param]);
+    if (t.http) for (const v of Object.keys(t.http.capture)) add(v, 'string', [...t.at, 'http', 'capture', v]);
+  }
+  for (const id of flow.stateOrder) {
+    const s = flow.states[id]!;
+    for (const f of s.ui?.fields ?? []) add(f.id, FIELD_VALUE_TYPE[f.type], f.at, f.options?.map((o) => o.id));
+    if (s.ui?.variable) add(s.ui.variable, 'string', [...s.at, 'ui', 'variable'], s.ui.options.map((o) => o.id));
+    for (const r of s.transitions.onUtterance) {
+      for (const v of [...r.captureTo, ...r.namedGroups]) add(v, 'string', r.at);
+    }
+  }
+  const addSets = (values: Readonly<Record<string, unknown>>, at: SourcePath) => {
+    for (const [k, v] of Object.entries(values)) {
+      add(k, typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string', [...at, k]);
+    }
+  };
+  for (const id of flow.stateOrder) {
+    const s = flow.states[id]!;
+    for (const h of [...s.onEnter, ...s.onExit]) if (h.kind === 'set') addSets(h.values, h.at);
+    const branches = [
+      ...Object.values(s.transitions.onUiEvent).flat(),
+      ...Object.values(s.transitions.onToolCall).flat(),
+      ...s.transitions.onUtterance.flatMap((r) => r.branches),
+      ...(s.gate?.onConfirm ?? []),
+    ];
+    for (const b of branches) addSets(b.set, [...b.at.slice(0, -1), 'set']);
+  }
+
+  const offered = new Map<string, string[]>();
+  const toolSpecs = new Map<string, ToolSpec[]>();
+  const settable = new Map<string, Set<string>>();
+  for (const id of flow.stateOrder) {
+    const s = flow.states[id]!;
+    const names = [...s.agent.tools];
+    const specs: ToolSpec[] = [];
+    for (const name of s.agent.tools) {
+      const t = resolveTool(flow, s, name);
+      if (t) specs.push(toolSpec(t));
+    }
+    if (s.gate) {
+      for (const v of s.gate.variables) {
+        names.push(`confirm_${v}`, `reject_${v}`);
+        specs.push(
+          generated(`confirm_${v}`, `The visitor said the value of ${v} is right. Call only after they confirm it.`),
+          generated(`reject_${v}`, `The visitor said the value of ${v} is wrong; it is cleared so you can ask again.`),
+        );
+      }
+      names.push(`confirm_${id}`, `reject_${id}`);
+      specs.push(
+        generated(`confirm_${id}`, `The visitor confirmed every value asked for here (${s.gate.variables.join(', ')}).`),
+        generated(`reject_${id}`, `The visitor said the values asked for here (${s.gate.variables.join(', ')}) are wrong.`),
+      );
+    }
+    if (hasActionGate(flow, s)) {
+      names.push(CONFIRM_ACTION, REJECT_ACTION);
+      specs.push(
+        generated(CONFIRM_ACTION, 'The visitor agreed to the pending action; it runs now. Call only after they say yes.'),
+        generated(REJECT_ACTION, 'The visitor declined the pending action; it is cancelled.'),
+      );
+    }
+    offered.set(id, dedupe(names));
+    toolSpecs.set(id, specs);
+    settable.set(id, settersOf(flow, s));
+  }
+  return { variables: vars, offered, toolSpecs, settable };
+}
+
+function dedupe(names: string[]): string[] {
+  return [...new Set(names)];
+}
+
+function generated(name: string, description: string): ToolSpec {
+  return {
+    type: 'function',
+    function: {
+      name,
+      description,
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+    },
+  };
+}
+
+/** The OpenAI function definition of a tool. */
+export function toolSpec(t: ToolDef): ToolSpec {
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const p of t.parameters) properties[p.name] = paramJsonSchema(p);
+  return {
+    type: 'function',
+    function: {
+      name: t.name,
+      description: t.confirm ? `${t.description} (The visitor is asked to confirm before it runs.)`.trim() : t.description,
+      parameters: {
+        type: 'object',
+        properties,
+        required: t.parameters.filter((p) => p.required).map((p) => p.name),
+        additionalProperties: false,
+      },
+    },
+  };
+}
+
+/** Generated tool names of a state (for collision checks). */
+export function generatedToolNames(flow: Flow, s: StateDef): string[] {
+  const names = gateToolNames(s);
+  if (hasActionGate(flow, s)) names.push(CONFIRM_ACTION, REJECT_ACTION);
+  return names;
+}

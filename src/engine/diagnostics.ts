@@ -1,0 +1,95 @@
+// Diagnostics for flow files: stable codes, positions, did-you-mean, and the one-line format
+// `FILE:LINE:COL: error: MESSAGE [code]` that `vfdl check` prints and the kiosk's operator screen shows.
+
+export type Severity = 'error' | 'warning';
+
+/** Every diagnostic code the checker can give. Codes are stable: tools may match on them. */
+export const DIAGNOSTIC_CODES = {
+  'yaml-syntax': 'the file is not valid YAML',
+  'not-a-flow': 'the document is not a mapping of flow keys',
+  'unknown-key': 'a key the language does not know',
+  'missing-key': 'a required key is missing',
+  'wrong-type': 'a value of the wrong kind (text, number, list, mapping)',
+  'bad-value': 'a value outside the allowed set or format',
+  'unknown-target': 'a transition, gate or fallback names a state that does not exist',
+  'reserved-state': 'a state uses a reserved name',
+  'unknown-tool': 'a tool is listed or mapped but defined nowhere',
+  'unknown-variable': 'a variable is referred to but never declared or set',
+  'ungated-capture': 'a gated variable that nothing in its state can set',
+  'bad-pattern': 'an on_utterance pattern that does not compile or has too few groups',
+  'tool-name-collision': 'a generated tool name collides with another tool',
+  'unreachable-state': 'a state that cannot be reached from the initial state',
+  'no-end': 'no path from the initial state reaches an end',
+  'llm-only-exit': 'a state whose only ways out depend on the LLM',
+  'not-acted-on': 'a key this kiosk accepts but does not act on',
+  'required-never-set': 'a required variable that no path sets',
+  'duplicate-key': 'a key given twice in one mapping',
+} as const;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+export interface Diagnostic {
+  file: string;
+  line: number;
+  col: number;
+  severity: Severity;
+  code: DiagnosticCode;
+  message: string;
+}
+
+/** `FILE:LINE:COL: error: MESSAGE [code]` */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message} [${d.code}]`;
+}
+
+export function hasErrors(ds: readonly Diagnostic[]): boolean {
+  return ds.some((d) => d.severity === 'error');
+}
+
+/** Sorts by position, errors before warnings at the same place. */
+export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  return ds.sort(
+    (a, b) =>
+      a.line - b.line ||
+      a.col - b.col ||
+      (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1),
+  );
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = prev[j]!;
+      prev[j] = Math.min(above + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = above;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** The closest candidate to `word`, if one is close enough to be a likely typo. */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  const w = word.toLowerCase();
+  for (const c of candidates) {
+    const score = editDistance(w, c.toLowerCase());
+    if (score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  if (best === undefined) return undefined;
+  const limit = Math.max(2, Math.floor(Math.max(word.length, best.length) / 3));
+  return bestScore <= limit ? best : undefined;
+}
+
+/** ` (did you mean "x"?)` or the empty string. */
+export function didYouMean(word: string, candidates: Iterable<string>): string {
+  const c = closest(word, candidates);
+  return c === undefined ? '' : ` (did you mean "${c}"?)`;
+}

@@ -1,0 +1,279 @@
+// The normalized flow model: what a VFDL file means once it has been parsed and checked.
+// Every spelling the language accepts (seed, SPEC and Prepatu forms) ends up in this one shape.
+
+/** A path into the source document, used to point diagnostics at the right node. */
+export type SourcePath = readonly (string | number)[];
+
+/** Value types a variable or tool parameter may have. */
+export type ValueType =
+  | 'string'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'date'
+  | 'email'
+  | 'phone'
+  | 'enum'
+  | 'object';
+
+export const END = '__end__';
+export const ERROR = '__error__';
+export const RESERVED_STATES: readonly string[] = [END, ERROR];
+
+/** A declared variable (`variables:`). */
+export interface VariableDecl {
+  name: string;
+  type: ValueType;
+  required: boolean;
+  default?: unknown;
+  enum?: readonly unknown[];
+  persist: boolean;
+  at: SourcePath;
+}
+
+/** One parameter of a tool: a small JSON-Schema-like description. */
+export interface ParamDef {
+  name: string;
+  type: ValueType;
+  required: boolean;
+  description?: string;
+  enum?: readonly unknown[];
+  pattern?: string;
+  min?: number;
+  max?: number;
+  at: SourcePath;
+}
+
+/** An HTTP effect declared on a tool; the runtime performs it, the engine only asks. */
+export interface HttpEffect {
+  method: string;
+  url: string;
+  body?: unknown;
+  headers?: Readonly<Record<string, string>>;
+  /** variable name -> dotted path into the JSON answer */
+  capture: Readonly<Record<string, string>>;
+}
+
+export interface ToolDef {
+  name: string;
+  description: string;
+  parameters: readonly ParamDef[];
+  /** parameter name -> variable it sets (default: the same name) */
+  capture: Readonly<Record<string, string>>;
+  /** An action-gated write: stored and confirmed before it runs. */
+  confirm: boolean;
+  summary?: string;
+  expiresAfter?: number;
+  http?: HttpEffect;
+  speechCue?: string;
+  /** parameter name -> patterns tried on the latest utterance when the LLM's value is missing */
+  autoExtract: Readonly<Record<string, readonly string[]>>;
+  at: SourcePath;
+}
+
+export type Operator =
+  | 'eq'
+  | 'neq'
+  | 'in'
+  | 'not_in'
+  | 'empty'
+  | 'not_empty'
+  | 'gt'
+  | 'lt'
+  | 'gte'
+  | 'lte'
+  | 'matches';
+
+export interface Condition {
+  variable: string;
+  operator: Operator;
+  value?: unknown;
+  at: SourcePath;
+}
+
+export type Guard =
+  | { all: readonly (Condition | Guard)[] }
+  | { any: readonly (Condition | Guard)[] };
+
+/** One candidate of a transition: a target, values to set, and an optional guard. */
+export interface Branch {
+  target: string;
+  set: Readonly<Record<string, unknown>>;
+  guard?: Guard;
+  at: SourcePath;
+}
+
+export interface UtteranceRule {
+  pattern: string;
+  /** variables for groups 1..n */
+  captureTo: readonly string[];
+  /** named groups in the pattern; each captures to the variable of its name */
+  namedGroups: readonly string[];
+  branches: readonly Branch[];
+  requiresConfirmation: boolean;
+  at: SourcePath;
+}
+
+export interface TimeoutRule {
+  seconds: number;
+  target: string;
+  maxRetries?: number;
+  fallback?: string;
+  at: SourcePath;
+}
+
+export interface Transitions {
+  onUiEvent: Readonly<Record<string, readonly Branch[]>>;
+  onToolCall: Readonly<Record<string, readonly Branch[]>>;
+  onUtterance: readonly UtteranceRule[];
+  onTimeout?: TimeoutRule;
+}
+
+export type HookAction =
+  | { kind: 'set'; values: Readonly<Record<string, unknown>>; at: SourcePath }
+  | { kind: 'clear'; variables: readonly string[]; at: SourcePath }
+  | { kind: 'emit'; event: string; data?: Readonly<Record<string, unknown>>; at: SourcePath };
+
+export interface ChoiceOption {
+  id: string;
+  label: string;
+  description?: string;
+}
+
+export type FieldType =
+  | 'text'
+  | 'email'
+  | 'tel'
+  | 'number'
+  | 'date'
+  | 'select'
+  | 'radio'
+  | 'checkbox';
+
+export interface Field {
+  id: string;
+  type: FieldType;
+  label: string;
+  required: boolean;
+  placeholder?: string;
+  options?: readonly ChoiceOption[];
+  at: SourcePath;
+}
+
+export interface UiAction {
+  event: string;
+  label: string;
+}
+
+/** Artifacts this kiosk renders; other Prepatu types are kept as `other`. */
+export type ArtifactType = 'form' | 'options' | 'card' | 'other';
+
+export interface Artifact {
+  type: ArtifactType;
+  /** the artifact_type as written (e.g. orb_layout for `other`) */
+  declaredType: string;
+  title?: string;
+  /** heading or body text (`prompt`, `text` or `content`) */
+  text?: string;
+  fields: readonly Field[];
+  submitLabel: string;
+  options: readonly ChoiceOption[];
+  /** for `options`: the variable a tap sets */
+  variable?: string;
+  actions: readonly UiAction[];
+  params?: Readonly<Record<string, unknown>>;
+}
+
+export interface Gate {
+  variables: readonly string[];
+  onConfirm: readonly Branch[];
+  onReject: { action: 'clear' | 'keep'; target?: string };
+  expiresAfter?: number;
+  prompt?: string;
+  confirmPhrases: readonly string[];
+  rejectPhrases: readonly string[];
+  notifyLlm: boolean;
+  notifyClient: boolean;
+  /** true when the gate was made from `requires_confirmation` utterance rules */
+  implicit: boolean;
+  at: SourcePath;
+}
+
+export interface ResponseConstraint {
+  maxTokens?: number;
+  temperature?: number;
+  stopPhrases?: readonly string[];
+}
+
+export interface AgentDef {
+  prompt: string;
+  tools: readonly string[];
+  context: 'append' | 'reset';
+  responseConstraint?: ResponseConstraint;
+}
+
+export interface StateDef {
+  id: string;
+  onEnter: readonly HookAction[];
+  onExit: readonly HookAction[];
+  ui?: Artifact;
+  agent: AgentDef;
+  /** tools defined inside the state (override top-level ones) */
+  tools: Readonly<Record<string, ToolDef>>;
+  gate?: Gate;
+  transitions: Transitions;
+  /** no transitions and no gate: entering it ends the flow after its entry sequence */
+  terminal: boolean;
+  at: SourcePath;
+}
+
+export interface FlowSettings {
+  maxDurationSecs?: number;
+  onTimeout?: string;
+  onError?: string;
+  llmRequired: boolean;
+  allowBack: boolean;
+  notifyLlm: boolean;
+  notifyClient: boolean;
+}
+
+export interface Flow {
+  vfdl: 1;
+  id: string;
+  title: string;
+  description?: string;
+  version?: string;
+  language: string;
+  mode: 'kiosk' | 'assistant';
+  basePrompt: string;
+  initial: string;
+  variables: Readonly<Record<string, VariableDecl>>;
+  tools: Readonly<Record<string, ToolDef>>;
+  states: Readonly<Record<string, StateDef>>;
+  /** state ids in the order they were written */
+  stateOrder: readonly string[];
+  settings: FlowSettings;
+}
+
+/** Names of the tools the engine generates for a gated state. */
+export function gateToolNames(state: StateDef): string[] {
+  const gate = state.gate;
+  if (!gate) return [];
+  const names: string[] = [];
+  for (const v of gate.variables) names.push(`confirm_${v}`, `reject_${v}`);
+  names.push(`confirm_${state.id}`, `reject_${state.id}`);
+  return names;
+}
+
+export const CONFIRM_ACTION = 'confirm_action';
+export const REJECT_ACTION = 'reject_action';
+
+/** The definition of a tool as seen from a state: its own first, then the flow's. */
+export function resolveTool(flow: Flow, state: StateDef, name: string): ToolDef | undefined {
+  return state.tools[name] ?? flow.tools[name];
+}
+
+/** True when a state offers an action-gated tool, so confirm_action/reject_action exist there. */
+export function hasActionGate(flow: Flow, state: StateDef): boolean {
+  return state.agent.tools.some((t) => resolveTool(flow, state, t)?.confirm === true);
+}

@@ -1,0 +1,77 @@
+// Confirmation gates: confirming and rejecting captured values, by the LLM's generated tools,
+// by a tap on screen, or by the flow's own confirm/reject phrases.
+
+import { interpolate, displayValue } from './interpolate.ts';
+import type { RejectReason } from './messages.ts';
+import type { Turn } from './session.ts';
+import { attempt } from './transition.ts';
+
+export type ConfirmOutcome =
+  | { ok: true; confirmed: string[]; advanced: boolean; stillNeeded: string[] }
+  | { ok: false; reason: RejectReason; variables: string[] };
+
+/**
+ * Confirms `vars` (all or nothing). `byVisitor` is true for a tap or a confirm phrase: the visitor
+ * is confirming with their own voice or hands. The LLM's confirm needs a user turn after capture.
+ */
+export function confirmVariables(t: Turn, vars: readonly string[], byVisitor: boolean): ConfirmOutcome {
+  const empty = vars.filter((v) => t.s.gate[v] === 'empty');
+  if (empty.length) return { ok: false, reason: 'not_captured', variables: empty };
+  if (!byVisitor) {
+    const unheard = vars.filter((v) => t.s.gate[v] === 'pending' && !t.s.heard[v]);
+    if (unheard.length) return { ok: false, reason: 'no_user_turn', variables: unheard };
+  }
+  const confirmed: string[] = [];
+  for (const v of vars) {
+    if (t.s.gate[v] === 'pending') {
+      t.setValue(v, t.s.values[v], 'gate', true);
+      confirmed.push(v);
+    }
+  }
+  const stillNeeded = Object.keys(t.s.gate).filter((v) => t.s.gate[v] !== 'confirmed');
+  let advanced = false;
+  if (stillNeeded.length === 0) {
+    advanced = attempt(t, t.state!.gate!.onConfirm, 'gate', true);
+  }
+  return { ok: true, confirmed, advanced, stillNeeded };
+}
+
+/** Rejects `vars`: clears them (or keeps them for editing) and goes to on_reject's target. */
+export function rejectVariables(t: Turn, vars: readonly string[]): { cleared: string[]; moved: boolean } {
+  const gate = t.state!.gate!;
+  const target = gate.onReject.target ?? t.s.state;
+  if (gate.onReject.action === 'keep') {
+    t.system(
+      `[flow engine] The visitor says ${vars.join(', ')} ${vars.length > 1 ? 'are' : 'is'} not right. The value is kept for editing: ask what it should be.`,
+    );
+    if (target !== t.s.state) {
+      t.go(target, 'gate');
+      return { cleared: [], moved: true };
+    }
+    return { cleared: [], moved: false };
+  }
+  const cleared: string[] = [];
+  for (const v of vars) {
+    if (t.s.gate[v] !== 'empty') cleared.push(v);
+    t.clearValue(v, 'gate');
+  }
+  t.go(target, 'gate');
+  return { cleared, moved: true };
+}
+
+/** The confirmation question for the current pending values. */
+export function confirmQuestion(t: Turn): string {
+  const gate = t.state?.gate;
+  if (gate?.prompt) return interpolate(gate.prompt, t.s.values);
+  const pending = t.pendingVars().map((v) => displayValue(t.s.values[v]));
+  return `I heard ${pending.join(' and ')}. Is that right?`;
+}
+
+/** Lowercased, punctuation and extra spaces removed: how phrases are compared. */
+export function normalizePhrase(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s']/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,220 @@
+// The visitor's inputs (utterances, UI events), time, and answers from the runtime, each turned
+// into changes of the Turn and at most one decided transition.
+
+import { END, ERROR, resolveTool, type UtteranceRule } from './flow.ts';
+import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } from './gate.ts';
+import { displayValue } from './interpolate.ts';
+import type { ActionDoneInput, UiEventInput } from './messages.ts';
+import type { Turn } from './session.ts';
+import { attempt, reportBlocked } from './transition.ts';
+import { afterTool, decideAction } from './tool-call.ts';
+import { convertValue } from './values.ts';
+
+// ------------------------------------------------------------------ utterances
+
+export function handleUtterance(t: Turn, raw: string): void {
+  const text = raw.trim();
+  t.userActivity();
+  t.s.lastUtterance = text;
+  const state = t.state;
+  if (!state || text === '') return;
+
+  const gate = state.gate;
+  if (gate && t.pendingVars().length > 0) {
+    const phrase = normalizePhrase(text);
+    if (gate.confirmPhrases.some((p) => normalizePhrase(p) === phrase)) {
+      confirmVariables(t, t.pendingVars(), true);
+      return;
+    }
+    if (gate.rejectPhrases.some((p) => normalizePhrase(p) === phrase)) {
+      rejectVariables(t, t.pendingVars());
+      return;
+    }
+  }
+  for (const rule of state.transitions.onUtterance) {
+    const captures = matchRule(t, rule, text);
+    if (!captures) continue;
+    for (const [v, value] of Object.entries(captures)) t.setValue(v, value, 'utterance');
+    const waitsForConfirmation = rule.requiresConfirmation || Object.keys(captures).some((v) => t.s.gate[v] === 'pending');
+    if (rule.branches.length > 0 && !rule.requiresConfirmation) {
+      if (attempt(t, rule.branches, 'utterance', false)) return;
+    }
+    if (waitsForConfirmation && t.pendingVars().length > 0) {
+      t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
+    }
+    return;
+  }
+  t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
+}
+
+/** The rule's captures, converted to their variables' types, or null when it does not match. */
+function matchRule(t: Turn, rule: UtteranceRule, text: string): Record<string, unknown> | null {
+  let m: RegExpExecArray | null;
+  try {
+    m = new RegExp(rule.pattern, 'i').exec(text);
+  } catch {
+    return null;
+  }
+  if (!m) return null;
+  const raw: Record<string, string | undefined> = {};
+  rule.captureTo.forEach((v, i) => (raw[v] = m[i + 1]));
+  for (const g of rule.namedGroups) raw[g] = m.groups?.[g];
+  const out: Record<string, unknown> = {};
+  for (const [v, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const info = t.cat.variables.get(v);
+    const c = convertValue(info?.type ?? 'string', value, info?.enum);
+    if (!c.ok) return null;
+    out[v] = c.value;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ UI events
+
+export function handleUi(t: Turn, ev: UiEventInput): void {
+  t.userActivity();
+  const state = t.state;
+  if (!state) return;
+  const ui = state.ui;
+  const mapped = state.transitions.onUiEvent[ev.event];
+  switch (ev.event) {
+    case 'form_submit': {
+      const problems: string[] = [];
+      const typed: Record<string, unknown> = {};
+      const given = ev.values ?? {};
+      for (const f of ui?.fields ?? []) {
+        const raw = given[f.id];
+        const blank = raw === undefined || raw === null || raw === '';
+        if (blank) {
+          if (f.required && f.type !== 'checkbox') problems.push(f.id);
+          continue;
+        }
+        const info = t.cat.variables.get(f.id);
+        const c = convertValue(info?.type ?? 'string', raw, info?.enum);
+        if (c.ok) typed[f.id] = c.value;
+        else problems.push(f.id);
+      }
+      if (problems.length) {
+        reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', problems, `Please check: ${problems.join(', ')}.`);
+        return;
+      }
+      for (const [k, v] of Object.entries(typed)) t.setValue(k, v, 'ui', true);
+      if (Object.keys(typed).length) {
+        t.system(`[flow engine] The visitor filled in the form by hand: ${Object.entries(typed).map(([k, v]) => `${k} = "${displayValue(v)}"`).join(', ')}.`);
+      }
+      if (mapped) attempt(t, mapped, 'ui', true);
+      else if (state.gate && Object.values(t.s.gate).every((s) => s === 'confirmed')) attempt(t, state.gate.onConfirm, 'ui', true);
+      return;
+    }
+    case 'option_select': {
+      const value = ev.selected_id ?? ev.value;
+      if (ui?.variable && value !== undefined) t.setValue(ui.variable, value, 'ui', true);
+      if (mapped) attempt(t, mapped, 'ui', true);
+      else if (state.gate && Object.values(t.s.gate).every((s) => s === 'confirmed')) attempt(t, state.gate.onConfirm, 'ui', true);
+      return;
+    }
+    case 'confirm_variable': {
+      const v = ev.variable;
+      if (v && t.s.gate[v] === 'pending') confirmVariables(t, [v], true);
+      return;
+    }
+    case 'field_change': {
+      const v = ev.variable;
+      if (!v || !(ui?.fields ?? []).some((f) => f.id === v)) return;
+      if (ev.value === undefined || ev.value === null || ev.value === '') {
+        t.clearValue(v, 'ui');
+        return;
+      }
+      const info = t.cat.variables.get(v);
+      const c = convertValue(info?.type ?? 'string', ev.value, info?.enum);
+      if (!c.ok) return;
+      t.setValue(v, c.value, 'ui', true);
+      t.system(`[flow engine] The visitor typed ${v} = "${displayValue(c.value)}" themselves; it counts as confirmed.`);
+      return;
+    }
+    case 'confirm_action':
+    case 'reject_action':
+      if (!mapped) return decideAction(t, ev.event === 'confirm_action');
+      break;
+    case 'back':
+      if (!mapped && t.flow.settings.allowBack && t.s.history.length > 0) {
+        t.go(t.s.history[t.s.history.length - 1]!, 'back');
+        return;
+      }
+      break;
+  }
+  if (mapped) attempt(t, mapped, 'ui', true);
+}
+
+// ------------------------------------------------------------------ time
+
+/** Clears what has waited too long: pending gated values (expires_after) and pending actions. */
+export function expire(t: Turn): void {
+  const gate = t.state?.gate;
+  if (gate?.expiresAfter !== undefined) {
+    const limit = gate.expiresAfter * 1000;
+    const stale = t.pendingVars().filter((v) => t.s.now - (t.s.capturedAt[v] ?? t.s.now) >= limit);
+    for (const v of stale) t.clearValue(v, 'gate');
+    if (stale.length) t.system(`[flow engine] ${stale.join(', ')} waited too long for confirmation and ${stale.length > 1 ? 'were' : 'was'} cleared. Ask again.`);
+  }
+  const a = t.s.pendingAction;
+  if (a && t.s.now >= a.expiresAt) {
+    t.s.pendingAction = null;
+    t.emit({ type: 'action_result', action_id: a.id, tool: a.tool, status: 'expired', detail: 'not confirmed in time' });
+    t.system(`[flow engine] The pending action expired unconfirmed: ${a.summary}. Nothing was done.`);
+  }
+}
+
+export function handleTick(t: Turn): void {
+  const max = t.flow.settings.maxDurationSecs;
+  if (max !== undefined && !t.s.durationCapped && t.s.now - t.s.startedAt >= max * 1000) {
+    t.s.durationCapped = true;
+    t.go(t.flow.settings.onTimeout ?? END, 'max_duration');
+    return;
+  }
+  const to = t.state?.transitions.onTimeout;
+  if (!to || t.s.deadline === null || t.s.now < t.s.deadline) return;
+  if (to.target !== t.s.state) return t.go(to.target, 'timeout');
+  if (to.maxRetries !== undefined && t.s.retries >= to.maxRetries) {
+    if (to.fallback) return t.go(to.fallback, 'timeout');
+    t.s.deadline = null; // nothing more to try; the visitor can still act
+    return;
+  }
+  t.s.retries += 1;
+  t.go(t.s.state, 'timeout');
+}
+
+// ------------------------------------------------------------------ runtime answers
+
+export function handleActionDone(t: Turn, done: ActionDoneInput): void {
+  const run = t.s.running.find((r) => r.id === done.action_id);
+  if (!run) return;
+  t.s.running = t.s.running.filter((r) => r !== run);
+  const current = run.state === t.s.state && run.epoch === t.s.epoch;
+  if (!done.ok) {
+    const detail = done.error ?? 'the request failed';
+    t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'failed', detail });
+    if (current) {
+      t.system(`[flow engine] ${run.tool} failed: ${detail}. Nothing was changed. Tell the visitor and offer to try again or use the screen.`);
+      t.emit({ type: 'speech_cue', text: 'Sorry, that did not go through. Please try again, or use the screen.', reason: 'tool_handled' });
+    }
+    return;
+  }
+  t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'done', detail: 'completed' });
+  if (!current) return; // the visitor has moved on: the answer is not applied
+  const tool = resolveTool(t.flow, t.state!, run.tool);
+  if (!tool?.http) return;
+  for (const [variable, path] of Object.entries(tool.http.capture)) {
+    const value = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), done.data);
+    if (value !== undefined) t.setValue(variable, value, 'action');
+  }
+  t.system(`[flow engine] ${run.tool} completed.`);
+  afterTool(t, tool);
+}
+
+export function handleFatal(t: Turn, message: string): void {
+  t.system(`[flow engine] unrecoverable error: ${message}`);
+  const target = t.flow.settings.onError ?? ERROR;
+  if (t.s.state !== target) t.go(target, 'error');
+}

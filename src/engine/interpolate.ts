@@ -1,0 +1,49 @@
+// `{name}` templates in prompts, titles, labels and summaries. `{{` and `}}` are literal braces;
+// anything in braces that is not a plain name is left as written.
+
+const TEMPLATE = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The variable names a template refers to, in order of appearance. */
+export function templateNames(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(TEMPLATE)) if (m[1] !== undefined) names.push(m[1]);
+  return names;
+}
+
+/** Offset of each `{name}` in the text, for pointing diagnostics at the right column. */
+export function templateRefs(text: string): { name: string; index: number }[] {
+  const refs: { name: string; index: number }[] = [];
+  for (const m of text.matchAll(TEMPLATE)) if (m[1] !== undefined) refs.push({ name: m[1], index: m.index });
+  return refs;
+}
+
+/** A value as the visitor or the LLM should read it. Unset values read as the empty string. */
+export function displayValue(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.map(displayValue).join(', ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+export function interpolate(text: string, values: Readonly<Record<string, unknown>>): string {
+  return text.replace(TEMPLATE, (whole, name: string | undefined) => {
+    if (whole === '{{') return '{';
+    if (whole === '}}') return '}';
+    return displayValue(values[name!]);
+  });
+}
+
+/** Interpolates every string inside a JSON-like value (used for HTTP bodies and hook data). */
+export function interpolateDeep(value: unknown, values: Readonly<Record<string, unknown>>): unknown {
+  if (typeof value === 'string') {
+    const names = templateNames(value);
+    // A string that is exactly one reference keeps the value's own type.
+    if (names.length === 1 && value === `{${names[0]}}`) return values[names[0]!] ?? null;
+    return interpolate(value, values);
+  }
+  if (Array.isArray(value)) return value.map((v) => interpolateDeep(v, values));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateDeep(v, values)]));
+  }
+  return value;
+}

@@ -1,0 +1,178 @@
+// Entering and leaving states: the entry sequence of seed 001 (on_enter, flow_state, the LLM's new
+// prompt and tools, its turn, the timer), the exit rules of SPEC 4 (unconfirmed values never
+// leave a gated state) and the end of the flow.
+
+import { END, ERROR, type Artifact, type Flow, type HookAction, type StateDef } from './flow.ts';
+import { interpolate, interpolateDeep } from './interpolate.ts';
+import type { FlowStateMessage } from './messages.ts';
+import type { Turn } from './session.ts';
+
+/** The state shown when a flow does not define its own __error__. */
+export const DEFAULT_ERROR_STATE: StateDef = {
+  id: ERROR,
+  onEnter: [],
+  onExit: [],
+  ui: {
+    type: 'card',
+    declaredType: 'card',
+    title: 'Sorry, something went wrong',
+    text: 'Nothing you entered has been kept. Please start over, or ask a member of staff for help.',
+    fields: [],
+    submitLabel: 'Continue',
+    options: [],
+    actions: [{ event: 'start_over', label: 'Start over' }],
+  },
+  agent: {
+    prompt: 'Something went wrong. Apologise in one short sentence and invite the visitor to start over.',
+    tools: [],
+    context: 'reset',
+  },
+  tools: {},
+  transitions: { onUiEvent: {}, onToolCall: {}, onUtterance: [] },
+  terminal: false,
+  at: ['states'],
+};
+
+export function stateDef(flow: Flow, id: string): StateDef | undefined {
+  return flow.states[id] ?? (id === ERROR ? DEFAULT_ERROR_STATE : undefined);
+}
+
+function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
+  for (const h of hooks) {
+    if (h.kind === 'set') {
+      for (const [k, v] of Object.entries(h.values)) t.setValue(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'hook', true);
+    } else if (h.kind === 'clear') {
+      for (const v of h.variables) t.clearValue(v, 'hook');
+    } else {
+      t.emit({
+        type: 'analytics',
+        event: h.event,
+        state: stateId,
+        ...(h.data ? { data: interpolateDeep(h.data, t.s.values) as Record<string, unknown> } : {}),
+      });
+    }
+  }
+}
+
+function renderArtifact(a: Artifact, values: Readonly<Record<string, unknown>>): Artifact {
+  return {
+    ...a,
+    ...(a.title !== undefined ? { title: interpolate(a.title, values) } : {}),
+    ...(a.text !== undefined ? { text: interpolate(a.text, values) } : {}),
+    fields: a.fields.map((f) => ({ ...f, label: interpolate(f.label, values) })),
+    submitLabel: interpolate(a.submitLabel, values),
+    options: a.options.map((o) => ({ ...o, label: interpolate(o.label, values) })),
+    actions: a.actions.map((x) => ({ ...x, label: interpolate(x.label, values) })),
+  };
+}
+
+/** base_prompt + state prompt, interpolated, plus what the engine needs the LLM to know. */
+export function systemPrompt(t: Turn, s: StateDef): string {
+  const parts = [t.flow.basePrompt.trim(), s.agent.prompt.trim()].filter(Boolean).map((p) => interpolate(p, t.s.values));
+  if (s.gate) {
+    const vars = s.gate.variables;
+    const ask = s.gate.prompt ? ` Ask: "${interpolate(s.gate.prompt, t.s.values)}"` : '';
+    parts.push(
+      `The visitor must confirm ${vars.join(', ')} before the flow moves on. When you capture a value it appears on screen; read it back and ask if it is right.${ask} Call confirm_${vars[0]} (or confirm_${s.id} for all) only after the visitor says yes, and reject_… when they say no.`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
+export function enterState(t: Turn, id: string): void {
+  const s = stateDef(t.flow, id);
+  const from = t.s.from;
+  const fresh = from !== id;
+  const back = t.s.next?.cause === 'back';
+  t.s.next = null;
+  t.s.from = null;
+  t.s.state = id;
+  t.s.epoch += 1;
+  if (id === END) return endFlow(t, from ?? id);
+  if (!s) return;
+  if (fresh) {
+    t.s.retries = 0;
+    if (back) t.s.history.pop();
+    else if (from !== null && from !== END) t.s.history.push(from);
+  }
+  // Gate statuses: a re-entry keeps them; a fresh entry starts from the values already held.
+  const gate: typeof t.s.gate = {};
+  for (const v of s.gate?.variables ?? []) {
+    if (!fresh && t.s.gate[v] !== undefined) gate[v] = t.s.gate[v]!;
+    else if (t.s.values[v] !== undefined) {
+      gate[v] = 'pending';
+      t.s.capturedAt[v] = t.s.now;
+      t.s.heard[v] = false;
+    } else gate[v] = 'empty';
+  }
+  t.s.gate = gate;
+
+  runHooks(t, s.onEnter, id);
+  const shown = new Set<string>([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...Object.keys(gate)]);
+  const values: Record<string, unknown> = {};
+  for (const v of shown) if (t.s.values[v] !== undefined) values[v] = t.s.values[v];
+  const msg: FlowStateMessage = {
+    type: 'flow_state',
+    flow_id: t.flow.id,
+    state: id,
+    epoch: t.s.epoch,
+    artifact: s.ui ? renderArtifact(s.ui, t.s.values) : null,
+    agent: {
+      system_prompt: systemPrompt(t, s),
+      tools: [...(t.cat.toolSpecs.get(id) ?? [])],
+      context: s.agent.context,
+      ...(s.agent.responseConstraint ? { response_constraint: s.agent.responseConstraint } : {}),
+      retry: t.s.retries,
+    },
+    gate: s.gate ? { ...gate } : null,
+    ...(s.gate?.prompt ? { gate_prompt: interpolate(s.gate.prompt, t.s.values) } : {}),
+    values,
+    can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
+    terminal: s.terminal,
+  };
+  t.emit(msg);
+  const to = s.transitions.onTimeout;
+  if (!fresh && t.s.retries > 0 && to) {
+    const of = to.maxRetries !== undefined ? ` of ${to.maxRetries}` : '';
+    t.system(`[flow engine] The visitor has not answered for ${to.seconds} seconds. This is retry ${t.s.retries}${of}: say it differently, shorter, and mention they can also use the screen.`);
+  }
+  t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'state_entered' });
+  t.s.deadline = to ? t.s.now + to.seconds * 1000 : null;
+  if (s.terminal) endFlow(t, id);
+}
+
+export function exitState(t: Turn, id: string): void {
+  const s = stateDef(t.flow, id);
+  const reentry = t.s.next?.target === id;
+  t.s.from = id;
+  if (!s) return;
+  if (!reentry) {
+    // Unconfirmed data never leaves a gated state.
+    for (const v of Object.keys(t.s.gate)) if (t.s.gate[v] === 'pending') t.clearValue(v, 'gate');
+    t.s.gate = {};
+    const a = t.s.pendingAction;
+    if (a) {
+      t.s.pendingAction = null;
+      t.emit({ type: 'action_result', action_id: a.id, tool: a.tool, status: 'cancelled', detail: 'the visitor left this step' });
+    }
+  }
+  t.s.deadline = null;
+  runHooks(t, s.onExit, id);
+}
+
+function endFlow(t: Turn, lastState: string): void {
+  t.s.ended = true;
+  t.s.deadline = null;
+  const missing = Object.values(t.flow.variables)
+    .filter((v) => v.required && (t.s.values[v.name] === undefined || t.s.values[v.name] === ''))
+    .map((v) => v.name);
+  if (missing.length) t.emit({ type: 'analytics', event: 'required_variables_unset', state: lastState, data: { variables: missing } });
+  t.emit({
+    type: 'flow_end',
+    flow_id: t.flow.id,
+    last_state: lastState,
+    mode: t.flow.mode,
+    variables: { ...t.s.values },
+    reason: t.s.durationCapped ? 'max_duration' : 'completed',
+  });
+}

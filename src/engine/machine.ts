@@ -1,0 +1,137 @@
+// The flow as an XState statechart: one state node per VFDL state, plus __end__ and __error__.
+// A `step` event carries the inputs of one engine step; the `step` action decides (pure handlers
+// on a Turn) and records the chosen target in context; eventless transitions then take it, so
+// XState runs the exit and entry sequences in statechart order.
+
+import { enqueueActions, setup } from 'xstate';
+import type { Catalog } from './catalog.ts';
+import { END, ERROR, type Flow } from './flow.ts';
+import { handleActionDone, handleFatal, handleTick, handleUi, handleUtterance, expire } from './inputs.ts';
+import { enterState, exitState, stateDef } from './lifecycle.ts';
+import { inputPriority, type EngineInput, type EngineMessage } from './messages.ts';
+import { edgesOf } from './semantic-check.ts';
+import { Turn, type Session } from './session.ts';
+import { handleToolCall, reject } from './tool-call.ts';
+
+export interface StepEvent {
+  type: 'step';
+  now: number;
+  inputs: readonly EngineInput[];
+}
+
+/** Runs one step's inputs on a Turn, highest priority first; the first transition wins. */
+export function decideStep(t: Turn, inputs: readonly EngineInput[]): void {
+  expire(t);
+  const ordered = inputs
+    .map((input, i) => ({ input, i }))
+    .sort((a, b) => inputPriority(a.input) - inputPriority(b.input) || a.i - b.i)
+    .map((x) => x.input);
+  for (const input of ordered) {
+    if (t.decided) {
+      if (input.type === 'tool_call') {
+        reject(t, input.name, input.call_id ?? t.id('call'), 'stale', 'a higher-priority event in the same step already moved the flow');
+      }
+      continue;
+    }
+    switch (input.type) {
+      case 'ui_event':
+        handleUi(t, input);
+        break;
+      case 'tool_call':
+        handleToolCall(t, input);
+        break;
+      case 'utterance':
+        handleUtterance(t, input.text);
+        break;
+      case 'tick':
+        handleTick(t);
+        break;
+      case 'action_done':
+        handleActionDone(t, input);
+        break;
+      case 'fatal_error':
+        handleFatal(t, input.message);
+        break;
+    }
+  }
+}
+
+/** Every state a state may move to, so the statechart has an edge for each. */
+function targetsOf(flow: Flow, id: string, predecessors: ReadonlyMap<string, Set<string>>): string[] {
+  const s = stateDef(flow, id)!;
+  const out = new Set<string>([id, END, ERROR, ...edgesOf(flow, s)]);
+  if (flow.settings.onError) out.add(flow.settings.onError);
+  if (flow.settings.onTimeout) out.add(flow.settings.onTimeout);
+  if (flow.settings.allowBack) for (const p of predecessors.get(id) ?? []) out.add(p);
+  return [...out].filter((x) => x === END || stateDef(flow, x) !== undefined);
+}
+
+export function buildMachine(flow: Flow, cat: Catalog) {
+  const ids = [...flow.stateOrder];
+  if (!flow.states[ERROR]) ids.push(ERROR);
+  const predecessors = new Map<string, Set<string>>();
+  for (const id of ids) {
+    for (const target of edgesOf(flow, stateDef(flow, id)!)) {
+      if (!predecessors.has(target)) predecessors.set(target, new Set());
+      predecessors.get(target)!.add(id);
+    }
+  }
+  const states: Record<string, object> = {};
+  for (const id of ids) {
+    const s = stateDef(flow, id)!;
+    states[id] = s.terminal
+      ? { type: 'final', entry: { type: 'enter', params: { id } } }
+      : {
+          entry: { type: 'enter', params: { id } },
+          exit: { type: 'exit', params: { id } },
+          always: targetsOf(flow, id, predecessors).map((target) => ({
+            guard: { type: 'decided', params: { target } },
+            target,
+            reenter: true,
+          })),
+        };
+  }
+  states[END] = { type: 'final', entry: { type: 'enter', params: { id: END } } };
+
+  const commit = (t: Turn, enqueue: { assign: (f: () => Session) => void; emit: (m: EngineMessage) => void }) => {
+    enqueue.assign(() => t.s);
+    for (const m of t.out) enqueue.emit(m);
+  };
+
+  return setup({
+    types: {
+      context: {} as Session,
+      events: {} as StepEvent,
+      emitted: {} as EngineMessage,
+      input: {} as Session,
+    },
+    actions: {
+      step: enqueueActions(({ context, event, enqueue }) => {
+        const t = new Turn(flow, cat, context);
+        t.s.now = event.now;
+        decideStep(t, event.inputs);
+        commit(t, enqueue);
+      }),
+      enter: enqueueActions(({ context, enqueue }, params: { id: string }) => {
+        const t = new Turn(flow, cat, context);
+        enterState(t, params.id);
+        commit(t, enqueue);
+      }),
+      exit: enqueueActions(({ context, enqueue }, params: { id: string }) => {
+        const t = new Turn(flow, cat, context);
+        exitState(t, params.id);
+        commit(t, enqueue);
+      }),
+    },
+    guards: {
+      decided: ({ context }, params: { target: string }) => context.next?.target === params.target,
+    },
+  }).createMachine({
+    id: flow.id,
+    context: ({ input }) => input,
+    initial: flow.initial,
+    on: { step: { actions: 'step' } },
+    // The state table is built from the flow at run time; XState checks it when the machine is made.
+    states: states as never,
+  });
+}

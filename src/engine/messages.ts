@@ -1,0 +1,274 @@
+// Every message that crosses the engine's boundary, in both directions. All plain JSON.
+// The engine only decides: it answers inputs with these messages and performs nothing itself.
+
+import type { Artifact, ResponseConstraint } from './flow.ts';
+
+/** An OpenAI-style function tool definition, as handed to the language model. */
+export interface ToolSpec {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    parameters: {
+      type: 'object';
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+      additionalProperties: false;
+    };
+  };
+}
+
+export type GateStatus = 'empty' | 'pending' | 'confirmed';
+
+/** How a variable's value stands after a change. `set` is an ungated value. */
+export type VariableStatus = 'set' | 'pending' | 'confirmed' | 'cleared';
+
+// ---------------------------------------------------------------- engine -> client
+
+/** A state was entered: render its artifact, give the LLM its prompt and tools. */
+export interface FlowStateMessage {
+  type: 'flow_state';
+  flow_id: string;
+  state: string;
+  epoch: number;
+  /** the artifact with titles, labels and texts interpolated; null when the state has no ui */
+  artifact: Artifact | null;
+  agent: {
+    system_prompt: string;
+    tools: ToolSpec[];
+    context: 'append' | 'reset';
+    response_constraint?: ResponseConstraint;
+    /** timeout re-entries so far (0 on a fresh entry) */
+    retry: number;
+  };
+  /** gated variables of this state and their status */
+  gate: Record<string, GateStatus> | null;
+  /** the confirmation question of this state's gate, interpolated, if the flow gives one */
+  gate_prompt?: string;
+  /** current values of the variables the artifact shows (fields, options) */
+  values: Record<string, unknown>;
+  /** true when a Back control may be shown */
+  can_go_back: boolean;
+  terminal: boolean;
+}
+
+export interface FlowVariableMessage {
+  type: 'flow_variable';
+  name: string;
+  value: unknown;
+  status: VariableStatus;
+  /** what set it */
+  source: 'tool' | 'utterance' | 'ui' | 'hook' | 'transition' | 'gate' | 'action';
+}
+
+export type BlockReason = 'pending_confirmation' | 'not_captured' | 'guard_failed' | 'invalid_input';
+
+export interface TransitionBlockedMessage {
+  type: 'transition_blocked';
+  flow_id: string;
+  from_state: string;
+  attempted_target: string | null;
+  reason: BlockReason;
+  detail: string;
+  variables: Record<string, unknown>;
+}
+
+export type RejectReason =
+  | 'not_in_state'
+  | 'invalid_arguments'
+  | 'stale'
+  | 'no_user_turn'
+  | 'not_captured'
+  | 'no_pending_action';
+
+export interface ToolRejectedMessage {
+  type: 'tool_rejected';
+  tool: string;
+  call_id: string;
+  reason: RejectReason;
+  detail: string;
+  /** for invalid_arguments: the failing parameter */
+  field?: string;
+}
+
+/** The answer to one tool call, for the LLM's history (OpenAI requires one per call). */
+export interface ToolResultMessage {
+  type: 'tool_result';
+  call_id: string;
+  tool: string;
+  ok: boolean;
+  content: Record<string, unknown>;
+}
+
+/** A short line the agent may say when the LLM has not said anything itself. */
+export interface SpeechCueMessage {
+  type: 'speech_cue';
+  text: string;
+  reason: 'tool_handled' | 'confirm_capture' | 'blocked' | 'action_pending';
+}
+
+/** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */
+export interface LlmTurnMessage {
+  type: 'llm_turn';
+  epoch: number;
+  reason: 'state_entered' | 'user_spoke';
+}
+
+export interface ActionPendingMessage {
+  type: 'action_pending';
+  action_id: string;
+  tool: string;
+  summary: string;
+  args: Record<string, unknown>;
+  expires_at: number;
+}
+
+/** Ask the runtime to perform a tool's HTTP effect and answer with `action_done`. */
+export interface ActionRunMessage {
+  type: 'action_run';
+  action_id: string;
+  tool: string;
+  method: string;
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ActionResultMessage {
+  type: 'action_result';
+  action_id: string;
+  tool: string;
+  status: 'done' | 'failed' | 'rejected' | 'expired' | 'cancelled';
+  detail: string;
+}
+
+/** A role-system message for the LLM's context. Never spoken, never shown. */
+export interface SystemMessage {
+  type: 'system_message';
+  text: string;
+}
+
+export interface AnalyticsMessage {
+  type: 'analytics';
+  event: string;
+  state: string;
+  data?: Record<string, unknown>;
+}
+
+export interface FlowEndMessage {
+  type: 'flow_end';
+  flow_id: string;
+  /** the state the flow ended from (a terminal state, or the one that went to __end__) */
+  last_state: string;
+  mode: 'kiosk' | 'assistant';
+  variables: Record<string, unknown>;
+  reason: 'completed' | 'max_duration';
+}
+
+export type EngineMessage =
+  | FlowStateMessage
+  | FlowVariableMessage
+  | TransitionBlockedMessage
+  | ToolRejectedMessage
+  | ToolResultMessage
+  | SpeechCueMessage
+  | LlmTurnMessage
+  | ActionPendingMessage
+  | ActionRunMessage
+  | ActionResultMessage
+  | SystemMessage
+  | AnalyticsMessage
+  | FlowEndMessage;
+
+export type EngineMessageType = EngineMessage['type'];
+
+export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = [
+  'flow_state',
+  'flow_variable',
+  'transition_blocked',
+  'tool_rejected',
+  'tool_result',
+  'speech_cue',
+  'llm_turn',
+  'action_pending',
+  'action_run',
+  'action_result',
+  'system_message',
+  'analytics',
+  'flow_end',
+];
+
+// ---------------------------------------------------------------- client -> engine
+
+/**
+ * A UI event. Built-in names: `form_submit` (values), `option_select` (value or selected_id),
+ * `confirm_variable` / `change_variable` (variable), `field_change` (variable, value),
+ * `confirm_action` / `reject_action`, `back`. Any other name is an `actions` button.
+ */
+export interface UiEventInput {
+  type: 'ui_event';
+  event: string;
+  values?: Record<string, unknown>;
+  variable?: string;
+  value?: unknown;
+  selected_id?: string;
+}
+
+/** A final speech-to-text transcript (or typed text). */
+export interface UtteranceInput {
+  type: 'utterance';
+  text: string;
+}
+
+/** A tool call from the LLM, tagged with the epoch its generation was asked for in. */
+export interface ToolCallInput {
+  type: 'tool_call';
+  name: string;
+  args: unknown;
+  epoch: number;
+  call_id?: string;
+}
+
+/** Time has passed: deadlines up to `now` fall due. */
+export interface TickInput {
+  type: 'tick';
+}
+
+/** The runtime's answer to an `action_run`. */
+export interface ActionDoneInput {
+  type: 'action_done';
+  action_id: string;
+  ok: boolean;
+  data?: unknown;
+  error?: string;
+}
+
+/** Something the runtime cannot recover from (e.g. the LLM is required and gone). */
+export interface FatalErrorInput {
+  type: 'fatal_error';
+  message: string;
+}
+
+export type EngineInput =
+  | UiEventInput
+  | UtteranceInput
+  | ToolCallInput
+  | TickInput
+  | ActionDoneInput
+  | FatalErrorInput;
+
+/** Arbitration rank of simultaneous inputs: lower wins (SPEC 3). */
+export function inputPriority(input: EngineInput): number {
+  switch (input.type) {
+    case 'ui_event':
+      return 1;
+    case 'tool_call':
+      return 2;
+    case 'utterance':
+      return 3;
+    case 'tick':
+      return 4;
+    default:
+      return 0;
+  }
+}

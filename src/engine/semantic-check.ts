@@ -1,0 +1,262 @@
+// Meaning checks on a normalized flow: targets, tools, variables, prompts, patterns, generated
+// tool names, reachability and ways out. Each finding points at the most specific node.
+
+import { generatedToolNames, type Catalog } from './catalog.ts';
+import { didYouMean } from './diagnostics.ts';
+import {
+  END,
+  ERROR,
+  resolveTool,
+  type Branch,
+  type Condition,
+  type Flow,
+  type Guard,
+  type SourcePath,
+  type StateDef,
+} from './flow.ts';
+import { templateNames } from './interpolate.ts';
+import type { Reporter } from './source.ts';
+
+export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
+  const stateIds = new Set(flow.stateOrder);
+  const targets = [...stateIds, END];
+  const knownVars = [...cat.variables.keys()];
+
+  if (!/^[a-z][a-z0-9_]*$/.test(flow.id)) {
+    if (/^[a-z][a-z0-9_-]*$/.test(flow.id)) {
+      r.warn('bad-value', ['id'], `flow id "${flow.id}" should use underscores, not hyphens ([a-z][a-z0-9_]*)`);
+    } else {
+      r.error('bad-value', ['id'], `flow id "${flow.id}" must match [a-z][a-z0-9_]*`);
+    }
+  }
+  if (stateIds.has(END)) r.error('reserved-state', ['states', END], `"${END}" is reserved: it ends the flow and cannot be defined`, true);
+  for (const id of flow.stateOrder) {
+    if (id.startsWith('__') && id !== ERROR) {
+      r.error('reserved-state', ['states', id], `state ids starting with "__" are reserved (only ${ERROR} may be defined)`, true);
+    }
+  }
+
+  const checkTarget = (target: string, path: SourcePath) => {
+    if (!stateIds.has(target) && target !== END && target !== ERROR) {
+      r.error('unknown-target', path, `"${target}" is not a state of this flow or ${END}${didYouMean(target, targets)}`);
+    }
+  };
+  const checkVar = (name: string, path: SourcePath, what: string) => {
+    if (!cat.variables.has(name)) {
+      r.error('unknown-variable', path, `${what} refers to unknown variable "${name}"${didYouMean(name, knownVars)}`);
+    }
+  };
+  const checkTemplate = (text: string | undefined, path: SourcePath, what: string) => {
+    if (text === undefined) return;
+    for (const name of new Set(templateNames(text))) checkVar(name, path, what);
+  };
+  const checkGuard = (g: Guard | Condition, path: SourcePath) => {
+    if ('all' in g || 'any' in g) {
+      const list = 'all' in g ? g.all : g.any;
+      list.forEach((c) => checkGuard(c, (c as Condition).at ?? path));
+      return;
+    }
+    checkVar(g.variable, [...g.at, 'variable'], 'a guard');
+    if (g.operator === 'matches' && typeof g.value === 'string') {
+      try {
+        new RegExp(g.value);
+      } catch (e) {
+        r.error('bad-pattern', [...g.at, 'value'], `guard pattern does not compile: ${(e as Error).message}`);
+      }
+    }
+  };
+  const checkBranches = (bs: readonly Branch[]) => {
+    for (const b of bs) {
+      checkTarget(b.target, b.at);
+      if (b.guard) checkGuard(b.guard, b.at);
+    }
+  };
+
+  if (flow.stateOrder.length > 0) {
+    checkTarget(flow.initial, ['initial' in (r.src.data as object) ? 'initial' : 'initial_state']);
+  }
+  if (flow.settings.onTimeout) checkTarget(flow.settings.onTimeout, ['settings', 'on_timeout']);
+  if (flow.settings.onError) checkTarget(flow.settings.onError, ['settings', 'on_error']);
+  checkTemplate(flow.basePrompt, ['base_prompt' in (r.src.data as object) ? 'base_prompt' : 'settings'], 'the base prompt');
+
+  for (const id of flow.stateOrder) checkState(flow.states[id]!);
+
+  function checkState(s: StateDef): void {
+    const at = s.at;
+    const offered = new Set(cat.offered.get(s.id) ?? []);
+    // Tools listed for the LLM must be defined.
+    s.agent.tools.forEach((name, i) => {
+      if (!resolveTool(flow, s, name)) {
+        const defined = [...Object.keys(s.tools), ...Object.keys(flow.tools)];
+        r.error('unknown-tool', [...at, 'agent', 'tools', i], `tool "${name}" is not defined in this state's tools or the flow's tools${didYouMean(name, defined)}`);
+      }
+    });
+    for (const [name, t] of Object.entries(s.tools)) {
+      checkTemplate(t.summary, [...t.at, 'summary'], `the summary of ${name}`);
+      checkTemplate(t.speechCue, [...t.at, 'speech_cue'], `the speech cue of ${name}`);
+      for (const [param, patterns] of Object.entries(t.autoExtract)) {
+        patterns.forEach((p, i) => compiles(p, [...t.at, 'auto_extract', param, 'patterns', i]));
+      }
+    }
+    // Generated names must not collide with defined tools or each other.
+    const generated = generatedToolNames(flow, s);
+    const seen = new Set<string>();
+    for (const g of generated) {
+      if (seen.has(g) && !g.endsWith('_action')) {
+        r.error('tool-name-collision', [...at, 'confirmation_gate', 'variables'], `generated tool "${g}" is made twice: a gated variable has the same name as the state "${s.id}"`);
+      }
+      seen.add(g);
+      const i = s.agent.tools.indexOf(g);
+      if (i >= 0 || s.tools[g] || flow.tools[g]) {
+        const path = i >= 0 ? [...at, 'agent', 'tools', i] : s.tools[g] ? [...at, 'tools', g] : ['tools', g];
+        r.error('tool-name-collision', path, `tool "${g}" collides with a tool the engine generates for this state; rename it`, i < 0);
+      }
+    }
+    // Transitions.
+    for (const [tool, bs] of Object.entries(s.transitions.onToolCall)) {
+      if (!offered.has(tool)) {
+        r.error('unknown-tool', [...at, 'transitions', 'on_tool_call', tool], `on_tool_call names "${tool}", which this state does not offer the LLM${didYouMean(tool, offered)}`, true);
+      }
+      checkBranches(bs);
+    }
+    for (const bs of Object.values(s.transitions.onUiEvent)) checkBranches(bs);
+    s.transitions.onUtterance.forEach((rule) => {
+      const re = compiles(rule.pattern, [...rule.at, 'pattern']);
+      if (re) {
+        const groups = new RegExp(`${re.source}|`).exec('')!.length - 1;
+        if (groups < rule.captureTo.length) {
+          r.error('bad-pattern', [...rule.at, 'pattern'], `pattern has ${groups} group(s) but capture_to names ${rule.captureTo.length}`);
+        }
+      }
+      checkBranches(rule.branches);
+    });
+    const to = s.transitions.onTimeout;
+    if (to) {
+      checkTarget(to.target, [...to.at, 'target']);
+      if (to.fallback) checkTarget(to.fallback, [...to.at, 'fallback']);
+      if (to.maxRetries !== undefined && to.target === s.id && !to.fallback) {
+        r.warn('no-end', [...to.at, 'max_retries'], 'after the last retry nothing happens: give a fallback so the visitor is not left waiting');
+      }
+    }
+    // Gate.
+    const gate = s.gate;
+    if (gate && !gate.implicit) {
+      const settable = cat.settable.get(s.id)!;
+      gate.variables.forEach((v, i) => {
+        if (!cat.variables.has(v)) {
+          checkVar(v, [...gate.at, 'variables', i], 'the confirmation gate');
+        } else if (!settable.has(v)) {
+          r.error('ungated-capture', [...gate.at, 'variables', i], `gated variable "${v}" cannot be set in state "${s.id}": no offered tool, form field or utterance capture sets it`);
+        }
+      });
+      checkBranches(gate.onConfirm);
+      if (gate.onReject.target) checkTarget(gate.onReject.target, [...gate.at, 'on_reject', 'target']);
+      checkTemplate(gate.prompt, [...gate.at, 'prompt'], 'the gate prompt');
+    }
+    // Texts.
+    checkTemplate(s.agent.prompt, [...at, 'agent', 'prompt'], `the prompt of "${s.id}"`);
+    if (s.ui) {
+      if (s.ui.type === 'other') {
+        r.warn('not-acted-on', [...at, 'ui', 'artifact_type'], `artifact type "${s.ui.declaredType}" is accepted but not rendered by this kiosk (the conversation still runs)`);
+      }
+      checkTemplate(s.ui.title, [...at, 'ui'], 'the artifact title');
+      checkTemplate(s.ui.text, [...at, 'ui'], 'the artifact text');
+      s.ui.fields.forEach((f) => checkTemplate(f.label, [...f.at, 'label'], 'a field label'));
+    }
+    for (const h of [...s.onEnter, ...s.onExit]) {
+      if (h.kind === 'clear') h.variables.forEach((v) => checkVar(v, h.at, 'clear'));
+      if (h.kind === 'set') for (const [k, v] of Object.entries(h.values)) if (typeof v === 'string') checkTemplate(v, [...h.at, k], 'a set value');
+    }
+  }
+
+  function compiles(pattern: string, path: SourcePath): RegExp | undefined {
+    try {
+      return new RegExp(pattern, 'i');
+    } catch (e) {
+      r.error('bad-pattern', path, `pattern does not compile: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
+      return undefined;
+    }
+  }
+
+  checkGraph(r, flow);
+  for (const v of Object.values(flow.variables)) {
+    if (v.required && v.default === undefined && !setAnywhere(v.name, cat)) {
+      r.warn('required-never-set', v.at, `required variable "${v.name}" is never set by any tool, field, capture or set`, true);
+    }
+  }
+}
+
+function setAnywhere(name: string, cat: Catalog): boolean {
+  for (const s of cat.settable.values()) if (s.has(name)) return true;
+  const info = cat.variables.get(name);
+  // Declared only: its recorded place is the declaration itself.
+  return info !== undefined && info.at[0] !== 'variables';
+}
+
+/** Where each state can go, for reachability (gate, timeout and settings edges included). */
+export function edgesOf(flow: Flow, s: StateDef): string[] {
+  const out: string[] = [];
+  const push = (bs: readonly Branch[]) => bs.forEach((b) => out.push(b.target));
+  Object.values(s.transitions.onUiEvent).forEach(push);
+  Object.values(s.transitions.onToolCall).forEach(push);
+  s.transitions.onUtterance.forEach((r) => push(r.branches));
+  if (s.transitions.onTimeout) {
+    out.push(s.transitions.onTimeout.target);
+    if (s.transitions.onTimeout.fallback) out.push(s.transitions.onTimeout.fallback);
+  }
+  if (s.gate) {
+    push(s.gate.onConfirm);
+    out.push(s.gate.onReject.target ?? s.id);
+  }
+  if (flow.settings.maxDurationSecs !== undefined) out.push(flow.settings.onTimeout ?? END);
+  return out;
+}
+
+function checkGraph(r: Reporter, flow: Flow): void {
+  if (!flow.states[flow.initial]) return;
+  const seen = new Set<string>([flow.initial]);
+  const queue = [flow.initial];
+  let endReachable = false;
+  while (queue.length) {
+    const id = queue.shift()!;
+    const s = flow.states[id];
+    if (!s) {
+      if (id === END) endReachable = true;
+      continue;
+    }
+    if (s.terminal) endReachable = true;
+    for (const t of edgesOf(flow, s)) {
+      if (!seen.has(t)) {
+        seen.add(t);
+        queue.push(t);
+      }
+    }
+  }
+  for (const id of flow.stateOrder) {
+    if (!seen.has(id) && id !== ERROR && id !== flow.settings.onError) {
+      r.warn('unreachable-state', ['states', id], `state "${id}" cannot be reached from "${flow.initial}"`, true);
+    }
+  }
+  const anyEnd = flow.stateOrder.some((id) => flow.states[id]!.terminal) || [...seen].includes(END) ||
+    flow.stateOrder.some((id) => edgesOf(flow, flow.states[id]!).includes(END));
+  if (!anyEnd) {
+    r.warn('no-end', ['states'], `the flow has neither ${END} nor a terminal state: a visitor can never finish`, true);
+  } else if (!endReachable) {
+    r.warn('no-end', ['states'], `no path from "${flow.initial}" reaches ${END} or a terminal state`, true);
+  }
+  for (const id of flow.stateOrder) {
+    const s = flow.states[id]!;
+    if (s.terminal || !seen.has(id)) continue;
+    const t = s.transitions;
+    const deterministic =
+      Object.keys(t.onUiEvent).length > 0 ||
+      t.onUtterance.length > 0 ||
+      t.onTimeout !== undefined ||
+      (s.gate !== undefined && (s.ui?.fields.length ?? 0) > 0) ||
+      (s.gate?.confirmPhrases.length ?? 0) > 0 ||
+      flow.settings.allowBack;
+    if (!deterministic) {
+      r.warn('llm-only-exit', ['states', id], `every way out of "${id}" depends on the LLM: add an on_ui_event, on_utterance or on_timeout`, true);
+    }
+  }
+}

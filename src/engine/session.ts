@@ -1,0 +1,175 @@
+// The state of one visitor's run through a flow (the statechart's context), and the Turn: a
+// working copy of it plus the messages one step produces. Handlers change the Turn; the machine
+// commits it. Nothing here performs anything.
+
+import type { Catalog } from './catalog.ts';
+import type { Flow, StateDef } from './flow.ts';
+import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
+
+export interface PendingAction {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  summary: string;
+  proposedAt: number;
+  expiresAt: number;
+  /** a user utterance or UI interaction has come in since it was proposed */
+  heard: boolean;
+}
+
+export interface RunningAction {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  state: string;
+  epoch: number;
+}
+
+export interface Decision {
+  target: string;
+  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action';
+}
+
+export interface Session {
+  /** current state id (`__end__` once ended) */
+  state: string;
+  values: Record<string, unknown>;
+  /** gated variables of the current state */
+  gate: Record<string, GateStatus>;
+  capturedAt: Record<string, number>;
+  /** per pending variable: a user turn has come in since it was captured */
+  heard: Record<string, boolean>;
+  epoch: number;
+  now: number;
+  startedAt: number;
+  /** timeout deadline of the current state (ms), or null */
+  deadline: number | null;
+  retries: number;
+  history: string[];
+  lastUtterance: string;
+  pendingAction: PendingAction | null;
+  running: RunningAction[];
+  seq: number;
+  /** the transition decided in this step, taken by the statechart */
+  next: Decision | null;
+  /** the state being left, while a transition runs */
+  from: string | null;
+  durationCapped: boolean;
+  ended: boolean;
+}
+
+export function newSession(flow: Flow, now: number): Session {
+  const values: Record<string, unknown> = {};
+  for (const v of Object.values(flow.variables)) if (v.default !== undefined) values[v.name] = v.default;
+  return {
+    state: flow.initial,
+    values,
+    gate: {},
+    capturedAt: {},
+    heard: {},
+    epoch: 0,
+    now,
+    startedAt: now,
+    deadline: null,
+    retries: 0,
+    history: [],
+    lastUtterance: '',
+    pendingAction: null,
+    running: [],
+    seq: 0,
+    next: null,
+    from: null,
+    durationCapped: false,
+    ended: false,
+  };
+}
+
+/** A working copy of the session for one step, and what the step says. */
+export class Turn {
+  readonly out: EngineMessage[] = [];
+  readonly s: Session;
+
+  constructor(
+    readonly flow: Flow,
+    readonly cat: Catalog,
+    base: Session,
+  ) {
+    this.s = {
+      ...base,
+      values: { ...base.values },
+      gate: { ...base.gate },
+      capturedAt: { ...base.capturedAt },
+      heard: { ...base.heard },
+      history: [...base.history],
+      running: [...base.running],
+    };
+  }
+
+  get state(): StateDef | undefined {
+    return this.flow.states[this.s.state];
+  }
+
+  emit(m: EngineMessage): void {
+    this.out.push(m);
+  }
+
+  system(text: string): void {
+    this.emit({ type: 'system_message', text });
+  }
+
+  id(prefix: string): string {
+    this.s.seq += 1;
+    return `${prefix}_${this.s.seq}`;
+  }
+
+  isGated(name: string): boolean {
+    return this.s.gate[name] !== undefined;
+  }
+
+  /** Sets a variable and reports it. A gated variable becomes pending unless `confirmed`. */
+  setValue(name: string, value: unknown, source: FlowVariableMessage['source'], confirmed = false): void {
+    this.s.values[name] = value;
+    let status: VariableStatus = 'set';
+    if (this.isGated(name)) {
+      status = confirmed ? 'confirmed' : 'pending';
+      this.s.gate[name] = status;
+      if (status === 'pending') {
+        this.s.capturedAt[name] = this.s.now;
+        this.s.heard[name] = false;
+      } else {
+        delete this.s.capturedAt[name];
+        delete this.s.heard[name];
+      }
+    }
+    this.emit({ type: 'flow_variable', name, value, status, source });
+  }
+
+  clearValue(name: string, source: FlowVariableMessage['source']): void {
+    const had = name in this.s.values;
+    delete this.s.values[name];
+    if (this.isGated(name)) this.s.gate[name] = 'empty';
+    delete this.s.capturedAt[name];
+    delete this.s.heard[name];
+    if (had) this.emit({ type: 'flow_variable', name, value: null, status: 'cleared', source });
+  }
+
+  pendingVars(): string[] {
+    return Object.keys(this.s.gate).filter((v) => this.s.gate[v] === 'pending');
+  }
+
+  /** A user utterance or UI interaction: the visitor has had a say since every capture so far. */
+  userActivity(): void {
+    for (const v of this.pendingVars()) this.s.heard[v] = true;
+    if (this.s.pendingAction) this.s.pendingAction = { ...this.s.pendingAction, heard: true };
+    const to = this.state?.transitions.onTimeout;
+    if (to && this.s.deadline !== null) this.s.deadline = this.s.now + to.seconds * 1000;
+  }
+
+  go(target: string, cause: Decision['cause']): void {
+    this.s.next = { target, cause };
+  }
+
+  get decided(): boolean {
+    return this.s.next !== null;
+  }
+}

@@ -1,0 +1,89 @@
+// A parsed flow document with the means to turn a path (["states", "ask_name", "ui"]) back into
+// a line and column, so every diagnostic points at the node it is about.
+
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.ts';
+import type { SourcePath } from './flow.ts';
+
+export interface FlowSource {
+  file: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+  /** the document as plain data (null when YAML failed) */
+  data: unknown;
+  diagnostics: Diagnostic[];
+}
+
+/** Parses YAML text, collecting syntax errors as diagnostics. Never throws. */
+export function readFlowSource(text: string, file: string): FlowSource {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const diagnostics: Diagnostic[] = [];
+  for (const e of doc.errors) {
+    const { line, col } = lines.linePos(e.pos[0]);
+    const code: DiagnosticCode = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
+    const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    diagnostics.push({ file, line, col, severity: 'error', code, message });
+  }
+  let data: unknown = null;
+  if (doc.errors.length === 0) {
+    try {
+      data = doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      diagnostics.push({ file, line: 1, col: 1, severity: 'error', code: 'yaml-syntax', message: (e as Error).message });
+    }
+  }
+  return { file, doc, lines, data, diagnostics };
+}
+
+function offsetOf(node: unknown): number | undefined {
+  const range = (node as Node | null)?.range;
+  return range ? range[0] : undefined;
+}
+
+/**
+ * The position of the node at `path`. With `key`, the position of the last segment's key rather
+ * than its value. Falls back to the deepest node that exists.
+ */
+export function positionOf(src: FlowSource, path: SourcePath, key = false): { line: number; col: number } {
+  let node: unknown = src.doc.contents;
+  let offset = offsetOf(node) ?? 0;
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i];
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) break;
+      const keyOffset = offsetOf(pair.key);
+      if (last && key) {
+        offset = keyOffset ?? offset;
+        break;
+      }
+      node = pair.value;
+      offset = offsetOf(node) ?? keyOffset ?? offset;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg];
+      if (item === undefined) break;
+      node = item;
+      offset = offsetOf(node) ?? offset;
+    } else break;
+  }
+  return src.lines.linePos(offset);
+}
+
+/** Collects diagnostics for one source, positioned by path. */
+export class Reporter {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(readonly src: FlowSource) {}
+
+  report(severity: Severity, code: DiagnosticCode, path: SourcePath, message: string, key = false): void {
+    const { line, col } = positionOf(this.src, path, key);
+    this.diagnostics.push({ file: this.src.file, line, col, severity, code, message });
+  }
+  error(code: DiagnosticCode, path: SourcePath, message: string, key = false): void {
+    this.report('error', code, path, message, key);
+  }
+  warn(code: DiagnosticCode, path: SourcePath, message: string, key = false): void {
+    this.report('warning', code, path, message, key);
+  }
+}

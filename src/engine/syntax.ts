@@ -1,0 +1,339 @@
+// The syntax of a VFDL file as data: every key, its kind and what it means. The structural
+// checker (structure-check.ts) and the editor's JSON Schema (json-schema.ts) are both derived from
+// this one table, so the checker and the editor never disagree about what a file may say.
+
+export type Shape =
+  | { kind: 'string'; doc?: string; enum?: readonly string[] }
+  | { kind: 'number'; doc?: string; integer?: boolean; min?: number }
+  | { kind: 'boolean'; doc?: string }
+  | { kind: 'any'; doc?: string }
+  | {
+      kind: 'object';
+      doc?: string;
+      props: Readonly<Record<string, Prop>>;
+      /** extra keys are allowed when this says so for the value (e.g. Prepatu's other artifacts) */
+      open?: (value: Record<string, unknown>) => boolean;
+    }
+  | { kind: 'map'; doc?: string; values: Shape; keyPattern?: RegExp; keyDoc?: string }
+  | { kind: 'array'; doc?: string; items: Shape }
+  | { kind: 'union'; doc?: string; options: readonly Shape[] };
+
+export interface Prop {
+  shape: Shape;
+  required?: boolean;
+  /** accepted so Prepatu's flows load, but this kiosk does not act on it (a warning) */
+  notActedOn?: string;
+}
+
+const str = (doc?: string, values?: readonly string[]): Shape => ({
+  kind: 'string',
+  ...(doc ? { doc } : {}),
+  ...(values ? { enum: values } : {}),
+});
+const num = (doc?: string, opts: { integer?: boolean; min?: number } = {}): Shape => ({
+  kind: 'number',
+  ...(doc ? { doc } : {}),
+  ...opts,
+});
+const bool = (doc?: string): Shape => ({ kind: 'boolean', ...(doc ? { doc } : {}) });
+const any = (doc?: string): Shape => ({ kind: 'any', ...(doc ? { doc } : {}) });
+const arr = (items: Shape, doc?: string): Shape => ({ kind: 'array', items, ...(doc ? { doc } : {}) });
+const map = (values: Shape, doc?: string, keyDoc?: string): Shape => ({
+  kind: 'map',
+  values,
+  ...(doc ? { doc } : {}),
+  ...(keyDoc ? { keyDoc } : {}),
+});
+const obj = (props: Record<string, Prop | Shape>, doc?: string): Extract<Shape, { kind: 'object' }> => {
+  const out: Record<string, Prop> = {};
+  for (const [k, v] of Object.entries(props)) out[k] = 'shape' in v ? v : { shape: v };
+  return { kind: 'object', props: out, ...(doc ? { doc } : {}) };
+};
+const union = (options: Shape[], doc?: string): Shape => ({ kind: 'union', options, ...(doc ? { doc } : {}) });
+const req = (shape: Shape): Prop => ({ shape, required: true });
+const ignored = (shape: Shape, why: string): Prop => ({ shape, notActedOn: why });
+
+export const VALUE_TYPES = [
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'date',
+  'email',
+  'phone',
+  'enum',
+  'object',
+] as const;
+export const FIELD_TYPES = ['text', 'email', 'tel', 'number', 'date', 'select', 'radio', 'checkbox'] as const;
+export const RENDERED_ARTIFACTS = ['form', 'options', 'card'] as const;
+export const OTHER_ARTIFACTS = ['orb_layout', 'navigate', 'feedback', 'dismiss', 'custom'] as const;
+export const OPERATORS = [
+  'eq',
+  'neq',
+  'in',
+  'not_in',
+  'empty',
+  'not_empty',
+  'gt',
+  'lt',
+  'gte',
+  'lte',
+  'matches',
+] as const;
+
+const variableName = str('a variable name');
+const stateName = str('a state id, or __end__');
+
+const blockedNotice = obj(
+  {
+    notify_llm: bool('tell the LLM, by system message, that a transition was blocked (default true)'),
+    notify_client: bool('send transition_blocked to the screen (default true)'),
+  },
+  'who hears about a blocked transition',
+);
+
+const condition = obj(
+  {
+    variable: req(variableName),
+    operator: req(str('how to compare', OPERATORS)),
+    value: any('the value to compare with (not used by empty / not_empty)'),
+  },
+  'one condition on a variable',
+);
+
+// Guards nest (all/any of conditions or guards); the schema allows one level of nesting by
+// reference to conditions, the checker walks any depth.
+const guard: Shape = union(
+  [
+    obj({ all: req(arr(union([condition, any()]))) }, 'every condition holds'),
+    obj({ any: req(arr(union([condition, any()]))) }, 'at least one condition holds'),
+  ],
+  'a condition group: all: [...] or any: [...]',
+);
+
+const branch = obj(
+  {
+    target: req(stateName),
+    set: map(any(), 'variables to set when this branch is taken'),
+    guard,
+  },
+  'a target with optional values to set and a guard',
+);
+
+/** A transition target: a state id, one branch, or a list of branches (first whose guard holds). */
+export const targetSpec: Shape = union(
+  [stateName, branch, arr(union([branch, stateName]), 'branches, tried in order')],
+  'a state id, {target, set, guard}, or a list of those',
+);
+
+const param = obj(
+  {
+    type: str('the value type (default string)', VALUE_TYPES),
+    required: bool('the LLM must give it'),
+    description: str('what the LLM should put here'),
+    enum: arr(any(), 'the allowed values'),
+    pattern: str('a regular expression the value must match'),
+    min: num('smallest number, or shortest text'),
+    max: num('largest number, or longest text'),
+  },
+  'a tool parameter',
+);
+
+const tool = obj(
+  {
+    description: str('what the tool does, for the LLM'),
+    parameters: map(param, 'the arguments, each setting the variable of its name', 'parameter name'),
+    capture: map(variableName, 'parameter -> variable it sets, where the names differ'),
+    confirm: bool('a write: store it and run it only after the visitor confirms'),
+    summary: str('what the visitor is asked to confirm, e.g. "Book {service} on {date}"'),
+    expires_after: num('seconds an unconfirmed action waits (default 300)', { min: 1 }),
+    http: obj(
+      {
+        method: str('HTTP method', ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+        url: req(str('the address, with {var} interpolation')),
+        body: any('a JSON body, with {var} interpolation in its texts'),
+        headers: map(str(), 'request headers'),
+        capture: map(str('a dotted path in the JSON answer'), 'variable -> path in the answer'),
+      },
+      'the HTTP call the runtime performs for this tool',
+    ),
+    speech_cue: str('what the agent says when the tool was handled without a transition'),
+    auto_extract: map(
+      obj({ patterns: req(arr(str(), 'regular expressions; group 1 is the value')) }),
+      'parameter -> patterns tried on the latest utterance when the LLM leaves it out',
+    ),
+    sets_variable: ignored(any(), 'Prepatu documentation key; parameters already name the variables'),
+    advances: ignored(bool(), 'Prepatu documentation key; on_tool_call says where a tool leads'),
+  },
+  'a tool the LLM may call',
+);
+
+const hook = obj(
+  {
+    set: map(any(), 'variables to set; texts may use {var}'),
+    clear: union([variableName, arr(variableName)], 'variables to empty'),
+    emit: str('an analytics event name'),
+    data: map(any(), 'data sent with the emitted event'),
+  },
+  'one of set, clear or emit',
+);
+
+const choice = union(
+  [
+    str('a value, shown as its own label'),
+    obj({
+      id: str('the value sent when tapped'),
+      value: str('the value sent when tapped (same as id)'),
+      label: str('the text on the button'),
+      description: str('a second line of text'),
+    }),
+  ],
+  'an option',
+);
+
+const field = obj(
+  {
+    id: req(str('the variable this field shows and sets')),
+    type: str('the input kind (default text)', FIELD_TYPES),
+    label: str('the visible label'),
+    required: bool('the form cannot be submitted without it'),
+    placeholder: str('a hint shown while the field is empty'),
+    options: arr(choice, 'for select and radio'),
+  },
+  'a form field',
+);
+
+const artifact: Shape = {
+  ...obj(
+    {
+      artifact_type: req(
+        str('form, options or card; Prepatu types are accepted and not rendered', [
+          ...RENDERED_ARTIFACTS,
+          ...OTHER_ARTIFACTS,
+        ]),
+      ),
+      title: str('the heading; {var} allowed'),
+      prompt: str('heading or body text; {var} allowed'),
+      text: str('body text of a card; {var} allowed'),
+      content: str('body text of a card; {var} allowed'),
+      fields: arr(field, 'the form fields'),
+      submit_label: str('the submit button (default "Continue")'),
+      options: arr(choice, 'one big button per option'),
+      variable: str('for options: the variable a tap sets'),
+      actions: arr(
+        obj({ event: req(str('the UI event sent')), label: req(str('the button text')) }),
+        'extra buttons that send UI events',
+      ),
+      params: map(any(), 'values shown on a card'),
+    },
+    'what the screen shows in this state',
+  ),
+  open: (v) => !(RENDERED_ARTIFACTS as readonly unknown[]).includes(v['artifact_type']),
+};
+
+const utteranceRule = obj(
+  {
+    pattern: req(str('a JavaScript regular expression, matched case-insensitively')),
+    capture_to: union([variableName, arr(variableName)], 'variables for groups 1..n'),
+    target: targetSpec,
+    requires_confirmation: bool('the capture is pending until the visitor confirms it'),
+  },
+  'a regular expression tried on the transcript before the LLM sees it',
+);
+
+const state = obj(
+  {
+    description: str('a note for authors'),
+    on_enter: arr(hook, 'run when the state is entered'),
+    on_exit: arr(hook, 'run when the state is left'),
+    ui: artifact,
+    agent: obj(
+      {
+        prompt: str('this state\'s instructions; {var} allowed'),
+        tools: arr(str(), 'the only tools the LLM may call here'),
+        context: str('append: keep earlier turns (default); reset: start afresh', ['append', 'reset']),
+        response_constraint: obj({
+          max_tokens: num(undefined, { integer: true, min: 1 }),
+          temperature: num(undefined, { min: 0 }),
+          stop_phrases: arr(str()),
+        }),
+      },
+      'what the LLM sees in this state',
+    ),
+    tools: map(tool, 'tools defined for this state (override the flow\'s)', 'tool name'),
+    confirmation_gate: obj(
+      {
+        variables: req(arr(variableName, 'variables the visitor must confirm')),
+        on_confirm: req(targetSpec),
+        on_reject: obj({
+          action: str('clear (default) or keep the values', ['clear', 'keep']),
+          target: stateName,
+        }),
+        expires_after: num('seconds a pending value waits before it is cleared', { min: 1 }),
+        prompt: str('the confirmation question, e.g. "I heard {first_name}, is that right?"'),
+        confirm_phrases: arr(str(), 'transcripts that confirm without the LLM'),
+        reject_phrases: arr(str(), 'transcripts that reject without the LLM'),
+        on_transition_blocked: blockedNotice,
+      },
+      'values the visitor must confirm before the flow moves on',
+    ),
+    transitions: obj(
+      {
+        on_ui_event: map(targetSpec, 'UI event -> target', 'event name'),
+        on_tool_call: map(targetSpec, 'tool -> target', 'tool name'),
+        on_utterance: arr(utteranceRule),
+        on_timeout: obj({
+          seconds: req(num('seconds without user activity', { min: 0.001 })),
+          target: req(stateName),
+          max_retries: num('re-entries before the fallback', { integer: true, min: 0 }),
+          fallback: stateName,
+        }),
+        on_action: ignored(map(any()), 'Prepatu engine-internal actions'),
+        on_transition_blocked: blockedNotice,
+      },
+      'where this state can go',
+    ),
+  },
+  'a state of the flow',
+);
+
+const variable = obj(
+  {
+    type: str('the value type', VALUE_TYPES),
+    required: bool('warn when the flow ends with it unset'),
+    default: any('the initial value'),
+    enum: arr(any(), 'the allowed values'),
+    persist: ignored(bool(), 'this kiosk wipes every value after each visitor'),
+    description: str('a note for authors'),
+  },
+  'a declared variable',
+);
+
+/** The whole document. */
+export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
+  {
+    vfdl: num('language version (1)', { integer: true, min: 1 }),
+    id: req(str('the flow id, [a-z][a-z0-9_]*')),
+    title: str('shown on the idle screen (default: the id)'),
+    description: str('a note for authors'),
+    version: str('the flow\'s own version (semver)'),
+    language: str('BCP 47 language tag for speech (default en-US)'),
+    mode: str('kiosk (default) or assistant', ['kiosk', 'assistant']),
+    base_prompt: str('prepended to every state\'s prompt'),
+    initial: stateName,
+    initial_state: stateName,
+    variables: map(variable, 'declared variables', 'variable name'),
+    tools: map(tool, 'tools shared by all states', 'tool name'),
+    states: req(map(state, 'the states, by id', 'state id')),
+    settings: obj({
+      base_system_prompt: str('Prepatu spelling of base_prompt'),
+      max_duration_secs: num('a hard cap on one visitor\'s session', { min: 1 }),
+      on_timeout: stateName,
+      on_error: stateName,
+      llm_required: bool('the flow cannot run on the offline agent'),
+      allow_back: bool('show a Back control that returns to the previous state'),
+      on_transition_blocked: blockedNotice,
+    }),
+  },
+  'a VFDL flow',
+);

@@ -1,0 +1,224 @@
+// A tool call from the LLM: stale-epoch and confinement checks, argument checking (with the
+// flow's auto_extract patterns as a fallback), generated gate and action tools, captures, and the
+// tool's transition. Every call gets exactly one tool_result.
+
+import { CONFIRM_ACTION, REJECT_ACTION, resolveTool, type ToolDef } from './flow.ts';
+import { confirmQuestion, confirmVariables, rejectVariables } from './gate.ts';
+import { displayValue, interpolate, interpolateDeep } from './interpolate.ts';
+import type { RejectReason, ToolCallInput } from './messages.ts';
+import type { Turn } from './session.ts';
+import { attempt } from './transition.ts';
+import { checkParam } from './values.ts';
+
+export function reject(t: Turn, tool: string, callId: string, reason: RejectReason, detail: string, field?: string): void {
+  t.emit({ type: 'tool_rejected', tool, call_id: callId, reason, detail, ...(field !== undefined ? { field } : {}) });
+  t.emit({ type: 'tool_result', call_id: callId, tool, ok: false, content: { error: reason, detail } });
+  if (reason !== 'stale') t.system(`[flow engine] ${tool} was not accepted: ${detail}`);
+}
+
+function ok(t: Turn, tool: string, callId: string, content: Record<string, unknown>): void {
+  t.emit({ type: 'tool_result', call_id: callId, tool, ok: true, content });
+}
+
+type Args = { ok: true; values: Record<string, unknown>; ignored: string[] } | { ok: false; field?: string; detail: string };
+
+/** Checks the LLM's arguments against the tool's parameters. */
+export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: string): Args {
+  let args = raw;
+  if (typeof args === 'string') {
+    try {
+      args = args.trim() === '' ? {} : JSON.parse(args);
+    } catch {
+      return { ok: false, detail: 'the arguments are not valid JSON' };
+    }
+  }
+  if (args === undefined || args === null) args = {};
+  if (typeof args !== 'object' || Array.isArray(args)) return { ok: false, detail: 'the arguments must be a JSON object' };
+  const given = args as Record<string, unknown>;
+  const values: Record<string, unknown> = {};
+  for (const p of tool.parameters) {
+    const present = given[p.name] !== undefined && given[p.name] !== null && given[p.name] !== '';
+    let result = present ? checkParam(p, given[p.name]) : undefined;
+    if (!result?.ok) {
+      const extracted = extract(tool.autoExtract[p.name] ?? [], lastUtterance);
+      const fromUtterance = extracted === undefined ? undefined : checkParam(p, extracted);
+      if (fromUtterance?.ok) result = fromUtterance;
+    }
+    if (result === undefined) {
+      if (p.required) return { ok: false, field: p.name, detail: `"${p.name}" is required` };
+      continue;
+    }
+    if (!result.ok) return { ok: false, field: p.name, detail: `"${p.name}": ${result.problem}` };
+    values[p.name] = result.value;
+  }
+  const known = new Set(tool.parameters.map((p) => p.name));
+  return { ok: true, values, ignored: Object.keys(given).filter((k) => !known.has(k)) };
+}
+
+function extract(patterns: readonly string[], utterance: string): string | undefined {
+  if (!utterance) return undefined;
+  for (const p of patterns) {
+    let m: RegExpExecArray | null = null;
+    try {
+      m = new RegExp(p, 'i').exec(utterance);
+    } catch {
+      m = null;
+    }
+    if (m) return (m[1] ?? m[0]).trim();
+  }
+  return undefined;
+}
+
+export function handleToolCall(t: Turn, call: ToolCallInput): void {
+  const callId = call.call_id ?? t.id('call');
+  const name = call.name;
+  const state = t.state;
+  if (call.epoch !== t.s.epoch || !state) {
+    return reject(t, name, callId, 'stale', `asked for in epoch ${call.epoch}; the flow is now in epoch ${t.s.epoch}`);
+  }
+  const offered = t.cat.offered.get(state.id) ?? [];
+  if (!offered.includes(name)) {
+    return reject(t, name, callId, 'not_in_state', `"${name}" is not available in this step. Available: ${offered.join(', ') || 'none'}.`);
+  }
+  const gate = state.gate;
+  if (gate) {
+    const gated = gate.variables;
+    for (const [prefix, confirm] of [['confirm_', true], ['reject_', false]] as const) {
+      if (!name.startsWith(prefix)) continue;
+      const subject = name.slice(prefix.length);
+      const vars = subject === state.id ? gated : gated.includes(subject) ? [subject] : null;
+      if (!vars) continue;
+      if (!confirm) {
+        const r = rejectVariables(t, vars);
+        return ok(t, name, callId, { rejected: vars, cleared: r.cleared, note: 'Ask the visitor for the right value.' });
+      }
+      const r = confirmVariables(t, vars, false);
+      if (!r.ok) {
+        const detail =
+          r.reason === 'no_user_turn'
+            ? `${r.variables.join(', ')} cannot be confirmed before the visitor has answered. Ask: "${confirmQuestion(t)}"`
+            : `${r.variables.join(', ')} has no value yet; capture it first.`;
+        return reject(t, name, callId, r.reason, detail);
+      }
+      return ok(t, name, callId, { confirmed: r.confirmed, still_needed: r.stillNeeded });
+    }
+  }
+  if (name === CONFIRM_ACTION || name === REJECT_ACTION) return decideAction(t, name === CONFIRM_ACTION, callId);
+
+  const tool = resolveTool(t.flow, state, name)!;
+  const args = checkArguments(tool, call.args, t.s.lastUtterance);
+  if (!args.ok) return reject(t, name, callId, 'invalid_arguments', args.detail, args.field);
+
+  if (tool.confirm) return proposeAction(t, tool, args.values, callId);
+  const captured = capture(t, tool, args.values, 'tool');
+  if (tool.http) {
+    const runId = runHttp(t, tool, args.values);
+    return ok(t, name, callId, { status: 'running', action_id: runId, captured });
+  }
+  ok(t, name, callId, { captured, ...(args.ignored.length ? { ignored_arguments: args.ignored } : {}) });
+  afterTool(t, tool);
+}
+
+/** Sets the variables a tool's arguments capture; returns them. */
+function capture(t: Turn, tool: ToolDef, values: Record<string, unknown>, source: 'tool' | 'action'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [param, value] of Object.entries(values)) {
+    const variable = tool.capture[param] ?? param;
+    t.setValue(variable, value, source);
+    out[variable] = value;
+  }
+  return out;
+}
+
+/** The tool's transition, or a speech cue when it stays. */
+export function afterTool(t: Turn, tool: ToolDef): void {
+  const state = t.state!;
+  const branches = state.transitions.onToolCall[tool.name];
+  if (branches && attempt(t, branches, 'tool', false)) return;
+  if (branches) return; // blocked: reported already
+  const pending = t.pendingVars();
+  if (pending.length && pending.some((v) => !t.s.heard[v])) {
+    t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
+    return;
+  }
+  t.emit({ type: 'speech_cue', text: tool.speechCue ? interpolate(tool.speechCue, t.s.values) : autoCue(t), reason: 'tool_handled' });
+}
+
+/** "Thanks. Now your email address." from the form fields still empty. */
+function autoCue(t: Turn): string {
+  const empty = (t.state?.ui?.fields ?? []).filter((f) => t.s.values[f.id] === undefined || t.s.values[f.id] === '');
+  if (empty.length === 0) return 'Thank you.';
+  const labels = empty.map((f) => interpolate(f.label, t.s.values).replace(/[?:]\s*$/, '').toLowerCase());
+  return `Thank you. Next: ${labels.join(', ')}.`;
+}
+
+// ------------------------------------------------------------------ action gates (SPEC 5)
+
+function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unknown>, callId: string): void {
+  const old = t.s.pendingAction;
+  if (old) {
+    t.emit({ type: 'action_result', action_id: old.id, tool: old.tool, status: 'cancelled', detail: 'replaced by a newer request' });
+  }
+  const values = { ...t.s.values, ...args };
+  const summary = tool.summary ? interpolate(tool.summary, values) : `${tool.description || tool.name}: ${Object.values(args).map(displayValue).join(', ')}`;
+  const id = t.id('action');
+  const expiresAt = t.s.now + (tool.expiresAfter ?? 300) * 1000;
+  t.s.pendingAction = { id, tool: tool.name, args, summary, proposedAt: t.s.now, expiresAt, heard: false };
+  t.emit({ type: 'action_pending', action_id: id, tool: tool.name, summary, args, expires_at: expiresAt });
+  ok(t, tool.name, callId, {
+    status: 'pending_confirmation',
+    summary,
+    note: `Nothing has happened yet. Ask the visitor: "${summary}. Shall I go ahead?" and call ${CONFIRM_ACTION} only after they say yes.`,
+  });
+  t.emit({ type: 'speech_cue', text: `${summary}. Shall I go ahead?`, reason: 'action_pending' });
+}
+
+/** confirm_action / reject_action, from the LLM (callId) or a tap (no callId). */
+export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
+  const name = confirm ? CONFIRM_ACTION : REJECT_ACTION;
+  const pending = t.s.pendingAction;
+  if (!pending) {
+    if (callId) reject(t, name, callId, 'no_pending_action', 'there is no pending action to decide on');
+    return;
+  }
+  if (confirm && callId && !pending.heard) {
+    return reject(t, name, callId, 'no_user_turn', `the visitor has not answered yet. Ask: "${pending.summary}. Shall I go ahead?"`);
+  }
+  // Removed before it runs: it can run at most once.
+  t.s.pendingAction = null;
+  if (!confirm) {
+    t.emit({ type: 'action_result', action_id: pending.id, tool: pending.tool, status: 'rejected', detail: 'the visitor declined' });
+    if (callId) ok(t, name, callId, { status: 'cancelled' });
+    t.system(`[flow engine] The visitor declined: ${pending.summary}. Nothing was done.`);
+    return;
+  }
+  if (callId) ok(t, name, callId, { status: 'confirmed', summary: pending.summary });
+  const tool = resolveTool(t.flow, t.state!, pending.tool);
+  if (!tool) {
+    t.emit({ type: 'action_result', action_id: pending.id, tool: pending.tool, status: 'failed', detail: 'the tool is no longer available here' });
+    return;
+  }
+  capture(t, tool, pending.args, 'action');
+  if (tool.http) {
+    runHttp(t, tool, pending.args, pending.id);
+    return;
+  }
+  t.emit({ type: 'action_result', action_id: pending.id, tool: tool.name, status: 'done', detail: pending.summary });
+  afterTool(t, tool);
+}
+
+function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, id = t.id('action')): string {
+  const http = tool.http!;
+  const values = { ...t.s.values, ...args };
+  t.s.running.push({ id, tool: tool.name, args, state: t.s.state, epoch: t.s.epoch });
+  t.emit({
+    type: 'action_run',
+    action_id: id,
+    tool: tool.name,
+    method: http.method,
+    url: interpolate(http.url, values),
+    ...(http.body !== undefined ? { body: interpolateDeep(http.body, values) } : {}),
+    ...(http.headers ? { headers: { ...http.headers } } : {}),
+  });
+  return id;
+}

@@ -1,0 +1,74 @@
+// Trying to leave the current state: the confirmation gate, guards, then the chosen branch's
+// values. A blocked attempt is reported to the screen and to the LLM, as the flow says.
+
+import type { Branch } from './flow.ts';
+import { guardHolds } from './guards.ts';
+import { displayValue } from './interpolate.ts';
+import type { BlockReason } from './messages.ts';
+import type { Decision, Turn } from './session.ts';
+
+/** What is still missing before the gate of the current state opens. */
+export function gateShortfall(t: Turn): { reason: BlockReason; variables: string[] } | null {
+  const gated = Object.keys(t.s.gate);
+  const empty = gated.filter((v) => t.s.gate[v] === 'empty');
+  if (empty.length) return { reason: 'not_captured', variables: empty };
+  const pending = gated.filter((v) => t.s.gate[v] === 'pending');
+  if (pending.length) return { reason: 'pending_confirmation', variables: pending };
+  return null;
+}
+
+export function reportBlocked(t: Turn, target: string | null, reason: BlockReason, variables: string[], detail: string): void {
+  const state = t.state;
+  const gate = state?.gate;
+  const notifyClient = gate ? gate.notifyClient : t.flow.settings.notifyClient;
+  const notifyLlm = gate ? gate.notifyLlm : t.flow.settings.notifyLlm;
+  if (notifyClient) {
+    const shown: Record<string, unknown> = {};
+    for (const v of variables) shown[v] = t.s.values[v] ?? null;
+    t.emit({
+      type: 'transition_blocked',
+      flow_id: t.flow.id,
+      from_state: t.s.state,
+      attempted_target: target,
+      reason,
+      detail,
+      variables: shown,
+    });
+  }
+  if (notifyLlm) {
+    const what =
+      reason === 'guard_failed'
+        ? 'No condition of that transition holds yet.'
+        : reason === 'not_captured'
+          ? `Still needed from the visitor: ${variables.join(', ')}.`
+          : `Captured but not yet confirmed by the visitor: ${variables.map((v) => `${v} = "${displayValue(t.s.values[v])}"`).join(', ')}. Ask them to confirm.`;
+    t.system(`[flow engine] The move to "${target ?? '?'}" was blocked (${reason}). ${what}`);
+  }
+}
+
+/**
+ * Takes the first branch whose guard holds. `bypassGate` is for the visitor's own hands (UI
+ * events) and for the gate's own on_confirm. Returns true when a transition was decided.
+ */
+export function attempt(t: Turn, branches: readonly Branch[], cause: Decision['cause'], bypassGate: boolean): boolean {
+  if (branches.length === 0) return false;
+  if (!bypassGate) {
+    const short = gateShortfall(t);
+    if (short) {
+      const detail =
+        short.reason === 'not_captured'
+          ? `Variable(s) ${short.variables.map((v) => `'${v}'`).join(', ')} not captured yet.`
+          : `Variable(s) ${short.variables.map((v) => `'${v}'`).join(', ')} captured but not confirmed by the visitor.`;
+      reportBlocked(t, branches[0]!.target, short.reason, short.variables, detail);
+      return false;
+    }
+  }
+  const chosen = branches.find((b) => !b.guard || guardHolds(b.guard, t.s.values));
+  if (!chosen) {
+    reportBlocked(t, branches[0]!.target, 'guard_failed', [], 'No branch of this transition has a guard that holds.');
+    return false;
+  }
+  for (const [k, v] of Object.entries(chosen.set)) t.setValue(k, v, 'transition', true);
+  t.go(chosen.target, cause);
+  return true;
+}

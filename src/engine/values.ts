@@ -1,0 +1,124 @@
+// Value types: converting what the visitor said or typed, and checking what the LLM sent,
+// against a variable's or parameter's type. Conversion is lossless or it fails.
+
+import type { ParamDef, ValueType } from './flow.ts';
+
+export type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9][0-9 ()./-]{5,}[0-9]$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isRealDate(s: string): boolean {
+  const m = ISO_DATE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+}
+
+/** Converts a value (often a string from a transcript or a form) to `type`. */
+export function convertValue(type: ValueType, raw: unknown, enumValues?: readonly unknown[]): Converted {
+  const fail = (problem: string): Converted => ({ ok: false, problem });
+  const text = typeof raw === 'string' ? raw.trim() : raw;
+  switch (type) {
+    case 'string':
+      if (typeof text === 'string') return { ok: true, value: text };
+      if (typeof text === 'number' || typeof text === 'boolean') return { ok: true, value: String(text) };
+      return fail('expected text');
+    case 'number':
+    case 'integer': {
+      const n = typeof text === 'number' ? text : typeof text === 'string' && /^[-+]?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+      if (Number.isNaN(n)) return fail(`expected a ${type === 'integer' ? 'whole number' : 'number'}`);
+      if (type === 'integer' && !Number.isInteger(n)) return fail('expected a whole number');
+      return { ok: true, value: n };
+    }
+    case 'boolean':
+      if (typeof text === 'boolean') return { ok: true, value: text };
+      if (text === 'true' || text === 'yes') return { ok: true, value: true };
+      if (text === 'false' || text === 'no') return { ok: true, value: false };
+      return fail('expected true or false');
+    case 'date':
+      if (typeof text === 'string' && isRealDate(text)) return { ok: true, value: text };
+      return fail('expected a date as YYYY-MM-DD');
+    case 'email':
+      if (typeof text === 'string' && EMAIL.test(text)) return { ok: true, value: text.toLowerCase() };
+      return fail('expected an email address');
+    case 'phone':
+      if (typeof text === 'string' && PHONE.test(text)) return { ok: true, value: text };
+      return fail('expected a phone number');
+    case 'enum': {
+      const allowed = enumValues ?? [];
+      const hit = allowed.find((a) => a === text || (typeof a === 'string' && typeof text === 'string' && a.toLowerCase() === text.toLowerCase()));
+      if (hit !== undefined) return { ok: true, value: hit };
+      return fail(`expected one of ${allowed.map(String).join(', ')}`);
+    }
+    case 'object':
+      if (text !== null && typeof text === 'object') return { ok: true, value: text };
+      return fail('expected an object');
+  }
+}
+
+/** Checks one argument against its parameter: type, enum, pattern, min and max. */
+export function checkParam(p: ParamDef, raw: unknown): Converted {
+  const c = convertValue(p.type, raw, p.enum);
+  if (!c.ok) return c;
+  const v = c.value;
+  if (p.enum && p.type !== 'enum' && !p.enum.some((e) => e === v || (typeof e === 'string' && typeof v === 'string' && e.toLowerCase() === v.toLowerCase()))) {
+    return { ok: false, problem: `expected one of ${p.enum.map(String).join(', ')}` };
+  }
+  if (p.enum && typeof v === 'string') {
+    const exact = p.enum.find((e) => typeof e === 'string' && e.toLowerCase() === v.toLowerCase());
+    if (exact !== undefined) return { ok: true, value: exact };
+  }
+  if (p.pattern !== undefined && typeof v === 'string') {
+    let re: RegExp | undefined;
+    try {
+      re = new RegExp(p.pattern);
+    } catch {
+      re = undefined;
+    }
+    if (re && !re.test(v)) return { ok: false, problem: `does not match ${p.pattern}` };
+  }
+  const size = typeof v === 'number' ? v : typeof v === 'string' ? v.length : undefined;
+  const unit = typeof v === 'number' ? '' : ' characters';
+  if (size !== undefined && p.min !== undefined && size < p.min) return { ok: false, problem: `below the minimum of ${p.min}${unit}` };
+  if (size !== undefined && p.max !== undefined && size > p.max) return { ok: false, problem: `above the maximum of ${p.max}${unit}` };
+  return { ok: true, value: v };
+}
+
+/** The JSON Schema of one parameter, for the LLM's tool list. */
+export function paramJsonSchema(p: ParamDef): Record<string, unknown> {
+  const s: Record<string, unknown> = {};
+  switch (p.type) {
+    case 'number':
+    case 'integer':
+    case 'boolean':
+    case 'string':
+    case 'object':
+      s['type'] = p.type;
+      break;
+    case 'date':
+      s['type'] = 'string';
+      s['format'] = 'date';
+      break;
+    case 'email':
+      s['type'] = 'string';
+      s['format'] = 'email';
+      break;
+    case 'phone':
+      s['type'] = 'string';
+      s['description'] = 'a phone number';
+      break;
+    case 'enum':
+      s['type'] = 'string';
+      break;
+  }
+  if (p.description !== undefined) s['description'] = p.description;
+  if (p.type === 'date') s['description'] = `${p.description ? p.description + ' ' : ''}(YYYY-MM-DD)`;
+  if (p.enum) s['enum'] = [...p.enum];
+  if (p.pattern !== undefined) s['pattern'] = p.pattern;
+  if (p.min !== undefined) s[p.type === 'string' ? 'minLength' : 'minimum'] = p.min;
+  if (p.max !== undefined) s[p.type === 'string' ? 'maxLength' : 'maximum'] = p.max;
+  return s;
+}
