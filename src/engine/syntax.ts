@@ -337,3 +337,21 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
   },
   'a VFDL flow',
 );
+
+/** Shapes used in several places, named once in the JSON Schema's $defs. */
+export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
+  [targetSpec, 'target'],
+  [branch, 'branch'],
+  [guard, 'guard'],
+  [condition, 'condition'],
+  [tool, 'tool'],
+  [param, 'parameter'],
+  [hook, 'hook'],
+  [choice, 'option'],
+  [field, 'field'],
+  [artifact, 'artifact'],
+  [state, 'state'],
+  [variable, 'variable'],
+  [blockedNotice, 'blocked_notice'],
+  [utteranceRule, 'utterance_rule'],
+]);

@@ -1,0 +1,35 @@
+// `vfdl check FILE...`: validates flows. Exit 0 when every file is valid (warnings may print),
+// 1 when any has an error, 2 when a file cannot be read or none is given.
+
+import { formatDiagnostic, hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
+import { loadFlow } from '../engine/load-flow.ts';
+import { expandFiles, readText, type Io } from './io.ts';
+
+export function runCheck(paths: readonly string[], io: Io): number {
+  const files = expandFiles(paths);
+  if (files.length === 0) {
+    io.err('vfdl check: no flow files given');
+    return 2;
+  }
+  const all: Diagnostic[] = [];
+  let unreadable = false;
+  for (const file of files) {
+    const read = readText(file);
+    if ('problem' in read) {
+      io.err(`${file}: error: cannot read: ${read.problem}`);
+      unreadable = true;
+      continue;
+    }
+    all.push(...loadFlow(read.text, file).diagnostics);
+  }
+  if (io.json) {
+    io.out(JSON.stringify({ files, diagnostics: all }, null, 2));
+  } else {
+    for (const d of all) io.out(formatDiagnostic(d));
+    const errors = all.filter((d) => d.severity === 'error').length;
+    const warnings = all.length - errors;
+    io.out(`${files.length} file(s) checked: ${errors} error(s), ${warnings} warning(s)`);
+  }
+  if (unreadable) return 2;
+  return hasErrors(all) ? 1 : 0;
+}

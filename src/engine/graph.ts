@@ -1,0 +1,50 @@
+// The flow as a Mermaid state diagram: every transition with what triggers it, gates shown as
+// notes naming the tools the engine generates, and the gate's confirm and reject edges labelled
+// so a reader sees what confirming and rejecting do.
+
+import { END, ERROR, gateToolNames, type Branch, type Flow, type StateDef } from './flow.ts';
+
+const node = (id: string) => (id === END ? '[*]' : id === ERROR ? 'error_state' : id);
+const label = (text: string) => text.replace(/[:;#{}<>"]/g, ' ').replace(/\s+/g, ' ').trim();
+
+function edges(from: string, branches: readonly Branch[], trigger: string, out: string[]): void {
+  for (const b of branches) {
+    const guarded = b.guard ? ' [guarded]' : '';
+    out.push(`  ${node(from)} --> ${node(b.target)}: ${label(trigger + guarded)}`);
+  }
+}
+
+function stateLines(s: StateDef, out: string[]): void {
+  const t = s.transitions;
+  for (const [event, bs] of Object.entries(t.onUiEvent)) edges(s.id, bs, `tap ${event}`, out);
+  for (const [tool, bs] of Object.entries(t.onToolCall)) edges(s.id, bs, `tool ${tool}`, out);
+  t.onUtterance.forEach((r, i) => edges(s.id, r.branches, `said pattern ${i + 1}${r.requiresConfirmation ? ' (confirmed)' : ''}`, out));
+  if (t.onTimeout) {
+    const retries = t.onTimeout.maxRetries !== undefined ? ` up to ${t.onTimeout.maxRetries}x` : '';
+    out.push(`  ${node(s.id)} --> ${node(t.onTimeout.target)}: ${label(`timeout ${t.onTimeout.seconds}s${t.onTimeout.target === s.id ? retries : ''}`)}`);
+    if (t.onTimeout.fallback) out.push(`  ${node(s.id)} --> ${node(t.onTimeout.fallback)}: ${label('timeout, retries used up')}`);
+  }
+  if (s.gate) {
+    const gate = s.gate;
+    edges(s.id, gate.onConfirm, `gate confirmed (${gate.variables.join(', ')})`, out);
+    const rejectTarget = gate.onReject.target ?? s.id;
+    if (gate.onReject.action === 'clear' || rejectTarget !== s.id) {
+      out.push(`  ${node(s.id)} --> ${node(rejectTarget)}: ${label(`gate rejected, ${gate.onReject.action}`)}`);
+    }
+    out.push(`  note right of ${node(s.id)}`);
+    out.push(`    gate on ${gate.variables.join(', ')}`);
+    out.push(`    generated tools ${gateToolNames(s).join(', ')}`);
+    out.push('  end note');
+  }
+  if (s.terminal) out.push(`  ${node(s.id)} --> [*]: ${label('terminal state')}`);
+}
+
+/** Mermaid `stateDiagram-v2` text for a flow. */
+export function flowToMermaid(flow: Flow): string {
+  const out = ['stateDiagram-v2', `  [*] --> ${node(flow.initial)}`];
+  for (const id of flow.stateOrder) stateLines(flow.states[id]!, out);
+  if (flow.settings.maxDurationSecs !== undefined) {
+    out.push(`  note left of ${node(flow.initial)}`, `    any state goes to ${flow.settings.onTimeout ?? 'the end'} after ${flow.settings.maxDurationSecs}s`, '  end note');
+  }
+  return `${out.join('\n')}\n`;
+}
