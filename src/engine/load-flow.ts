@@ -33,7 +33,11 @@ export function loadFlow(text: string, file = 'flow.yaml'): LoadResult {
   checkStructure(r, flowShape, src.data, []);
   const flow = normalizeFlow(src.data);
   const catalog = buildCatalog(flow);
+  const states = (src.data as Record<string, unknown>)['states'];
   if (flow.stateOrder.length > 0) checkSemantics(r, flow, catalog);
+  else if (states !== null && typeof states === 'object' && !Array.isArray(states)) {
+    r.error('missing-key', ['states'], 'a flow needs at least one state');
+  }
   const diagnostics = sortDiagnostics(r.diagnostics);
   return hasErrors(diagnostics) ? { diagnostics } : { loaded: { flow, catalog }, diagnostics };
 }

@@ -13,6 +13,7 @@ import {
   type Guard,
   type SourcePath,
   type StateDef,
+  type ToolDef,
 } from './flow.ts';
 import { templateNames } from './interpolate.ts';
 import type { Reporter } from './source.ts';
@@ -31,7 +32,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   }
   if (stateIds.has(END)) r.error('reserved-state', ['states', END], `"${END}" is reserved: it ends the flow and cannot be defined`, true);
   for (const id of flow.stateOrder) {
-    if (id.startsWith('__') && id !== ERROR) {
+    if (id.startsWith('__') && id !== ERROR && id !== END) {
       r.error('reserved-state', ['states', id], `state ids starting with "__" are reserved (only ${ERROR} may be defined)`, true);
     }
   }
@@ -61,7 +62,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       try {
         new RegExp(g.value);
       } catch (e) {
-        r.error('bad-pattern', [...g.at, 'value'], `guard pattern does not compile: ${(e as Error).message}`);
+        r.error('bad-pattern', [...g.at, 'value'], `guard pattern does not compile: ${regExpProblem(e)}`);
       }
     }
   };
@@ -77,9 +78,18 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   }
   if (flow.settings.onTimeout) checkTarget(flow.settings.onTimeout, ['settings', 'on_timeout']);
   if (flow.settings.onError) checkTarget(flow.settings.onError, ['settings', 'on_error']);
-  checkTemplate(flow.basePrompt, ['base_prompt' in (r.src.data as object) ? 'base_prompt' : 'settings'], 'the base prompt');
+  checkTemplate(flow.basePrompt, 'base_prompt' in (r.src.data as object) ? ['base_prompt'] : ['settings', 'base_system_prompt'], 'the base prompt');
 
+  for (const [name, t] of Object.entries(flow.tools)) checkTool(name, t);
   for (const id of flow.stateOrder) checkState(flow.states[id]!);
+
+  function checkTool(name: string, t: ToolDef): void {
+    checkTemplate(t.summary, [...t.at, 'summary'], `the summary of ${name}`);
+    checkTemplate(t.speechCue, [...t.at, 'speech_cue'], `the speech cue of ${name}`);
+    for (const [param, patterns] of Object.entries(t.autoExtract)) {
+      patterns.forEach((p, i) => compiles(p, [...t.at, 'auto_extract', param, 'patterns', i]));
+    }
+  }
 
   function checkState(s: StateDef): void {
     const at = s.at;
@@ -91,31 +101,26 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
         r.error('unknown-tool', [...at, 'agent', 'tools', i], `tool "${name}" is not defined in this state's tools or the flow's tools${didYouMean(name, defined)}`);
       }
     });
-    for (const [name, t] of Object.entries(s.tools)) {
-      checkTemplate(t.summary, [...t.at, 'summary'], `the summary of ${name}`);
-      checkTemplate(t.speechCue, [...t.at, 'speech_cue'], `the speech cue of ${name}`);
-      for (const [param, patterns] of Object.entries(t.autoExtract)) {
-        patterns.forEach((p, i) => compiles(p, [...t.at, 'auto_extract', param, 'patterns', i]));
-      }
-    }
+    for (const [name, t] of Object.entries(s.tools)) checkTool(name, t);
     // Generated names must not collide with defined tools or each other.
-    const generated = generatedToolNames(flow, s);
-    const seen = new Set<string>();
-    for (const g of generated) {
-      if (seen.has(g) && !g.endsWith('_action')) {
-        r.error('tool-name-collision', [...at, 'confirmation_gate', 'variables'], `generated tool "${g}" is made twice: a gated variable has the same name as the state "${s.id}"`);
+    s.gate?.variables.forEach((v, i, vars) => {
+      const why = v === s.id ? `has the same name as the state "${s.id}"` : vars.indexOf(v) < i ? 'is listed twice' : undefined;
+      if (why) {
+        r.error('tool-name-collision', [...s.gate!.at, 'variables', i], `gated variable "${v}" ${why}, so the tools confirm_${v} and reject_${v} would be generated twice`);
       }
-      seen.add(g);
+    });
+    for (const g of generatedToolNames(flow, s)) {
       const i = s.agent.tools.indexOf(g);
       if (i >= 0 || s.tools[g] || flow.tools[g]) {
         const path = i >= 0 ? [...at, 'agent', 'tools', i] : s.tools[g] ? [...at, 'tools', g] : ['tools', g];
-        r.error('tool-name-collision', path, `tool "${g}" collides with a tool the engine generates for this state; rename it`, i < 0);
+        r.error('tool-name-collision', path, `tool "${g}" collides with a tool the engine generates for state "${s.id}"; rename it`, i < 0);
       }
     }
-    // Transitions.
+    // Transitions. A listed tool that is defined nowhere is no suggestion for a name here.
+    const callable = [...offered].filter((n) => !s.agent.tools.includes(n) || resolveTool(flow, s, n));
     for (const [tool, bs] of Object.entries(s.transitions.onToolCall)) {
       if (!offered.has(tool)) {
-        r.error('unknown-tool', [...at, 'transitions', 'on_tool_call', tool], `on_tool_call names "${tool}", which this state does not offer the LLM${didYouMean(tool, offered)}`, true);
+        r.error('unknown-tool', [...at, 'transitions', 'on_tool_call', tool], `on_tool_call names "${tool}", which this state does not offer the LLM${didYouMean(tool, callable)}`, true);
       }
       checkBranches(bs);
     }
@@ -125,7 +130,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       if (re) {
         const groups = new RegExp(`${re.source}|`).exec('')!.length - 1;
         if (groups < rule.captureTo.length) {
-          r.error('bad-pattern', [...rule.at, 'pattern'], `pattern has ${groups} group(s) but capture_to names ${rule.captureTo.length}`);
+          r.error('bad-pattern', [...rule.at, 'pattern'], `pattern has ${groups} group(s) but capture_to names ${rule.captureTo.length} variables`);
         }
       }
       checkBranches(rule.branches);
@@ -159,21 +164,27 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       if (s.ui.type === 'other') {
         r.warn('not-acted-on', [...at, 'ui', 'artifact_type'], `artifact type "${s.ui.declaredType}" is accepted but not rendered by this kiosk (the conversation still runs)`);
       }
-      checkTemplate(s.ui.title, [...at, 'ui'], 'the artifact title');
-      checkTemplate(s.ui.text, [...at, 'ui'], 'the artifact text');
+      checkTemplate(s.ui.title, uiTextPath(s, s.ui.title), 'the artifact title');
+      checkTemplate(s.ui.text, uiTextPath(s, s.ui.text), 'the artifact text');
       s.ui.fields.forEach((f) => checkTemplate(f.label, [...f.at, 'label'], 'a field label'));
     }
     for (const h of [...s.onEnter, ...s.onExit]) {
-      if (h.kind === 'clear') h.variables.forEach((v) => checkVar(v, h.at, 'clear'));
+      if (h.kind === 'clear') h.variables.forEach((v, i) => checkVar(v, [...h.at, i], 'clear'));
       if (h.kind === 'set') for (const [k, v] of Object.entries(h.values)) if (typeof v === 'string') checkTemplate(v, [...h.at, k], 'a set value');
     }
+  }
+
+  /** The artifact key (title, prompt, text or content) whose text became `text`. */
+  function uiTextPath(s: StateDef, text: string | undefined): SourcePath {
+    const key = ['title', 'prompt', 'text', 'content'].find((k) => r.src.doc.getIn([...s.at, 'ui', k]) === text);
+    return key ? [...s.at, 'ui', key] : [...s.at, 'ui'];
   }
 
   function compiles(pattern: string, path: SourcePath): RegExp | undefined {
     try {
       return new RegExp(pattern, 'i');
     } catch (e) {
-      r.error('bad-pattern', path, `pattern does not compile: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
+      r.error('bad-pattern', path, `pattern does not compile: ${regExpProblem(e)}`);
       return undefined;
     }
   }
@@ -184,6 +195,11 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       r.warn('required-never-set', v.at, `required variable "${v.name}" is never set by any tool, field, capture or set`, true);
     }
   }
+}
+
+/** What is wrong with a pattern, without the "Invalid regular expression: /…/i: " prefix that repeats it. */
+function regExpProblem(e: unknown): string {
+  return (e as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '');
 }
 
 function setAnywhere(name: string, cat: Catalog): boolean {

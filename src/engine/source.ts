@@ -1,7 +1,7 @@
 // A parsed flow document with the means to turn a path (["states", "ask_name", "ui"]) back into
 // a line and column, so every diagnostic points at the node it is about.
 
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.ts';
 import type { SourcePath } from './flow.ts';
 
@@ -22,7 +22,13 @@ export function readFlowSource(text: string, file: string): FlowSource {
   for (const e of doc.errors) {
     const { line, col } = lines.linePos(e.pos[0]);
     const code: DiagnosticCode = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
-    const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const key = code === 'duplicate-key' ? keyAt(doc, e.pos[0]) : undefined;
+    const message =
+      key !== undefined
+        ? `key "${key}" is given twice in this mapping`
+        : e.code === 'MULTIPLE_DOCS'
+          ? 'a flow file holds one YAML document: remove this "---" and what follows, or split the file'
+          : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     diagnostics.push({ file, line, col, severity: 'error', code, message });
   }
   let data: unknown = null;
@@ -34,6 +40,20 @@ export function readFlowSource(text: string, file: string): FlowSource {
     }
   }
   return { file, doc, lines, data, diagnostics };
+}
+
+/** The text of the mapping key that starts at `offset`, if there is one. */
+function keyAt(doc: Document.Parsed, offset: number): string | undefined {
+  let found: string | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.range?.[0] === offset) {
+        found = String(pair.key.value);
+        return visit.BREAK;
+      }
+    },
+  });
+  return found;
 }
 
 function offsetOf(node: unknown): number | undefined {

@@ -117,12 +117,15 @@ export function checkStructure(r: Reporter, shape: Shape, value: unknown, path: 
         if (prop.notActedOn && !isEmpty(v)) {
           r.warn('not-acted-on', [...path, k], `"${k}" is accepted but not acted on here: ${prop.notActedOn}`, true);
         }
-        // An empty YAML value (`key:`) counts as absent for optional keys.
-        if (v === null && !prop.required) continue;
+        // An empty YAML value (`key:`) counts as absent for optional keys; a required one is missing.
+        if (v === null) {
+          if (prop.required) r.error('missing-key', [...path, k], `required key "${k}" has no value`, true);
+          continue;
+        }
         checkStructure(r, prop.shape, v, [...path, k]);
       }
       for (const [k, prop] of Object.entries(shape.props)) {
-        if (prop.required && (obj[k] === undefined || obj[k] === null)) {
+        if (prop.required && obj[k] === undefined) {
           r.error('missing-key', path, `missing required key "${k}"`, path.length > 0);
         }
       }

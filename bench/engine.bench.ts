@@ -1,0 +1,229 @@
+// `npm run bench`: what the VFDL layer costs. On a generated 200-state flow it times
+// parse+validate, building the engine, and the engine's cost per event, beside a hand-written
+// XState machine of the same shape driven with the same events in the same run.
+
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { createActor } from 'xstate';
+import { formatDiagnostic } from '../src/engine/diagnostics.ts';
+import { FlowEngine } from '../src/engine/engine.ts';
+import { loadFlow, type LoadedFlow } from '../src/engine/load-flow.ts';
+import type { EngineInput, EngineMessage } from '../src/engine/messages.ts';
+import { VirtualClock } from '../src/ports/clock.ts';
+import { buildBaselineMachine, type BaselineEvent } from './baseline-machine.ts';
+import { ADVANCE_TOOL, chainSteps, flowYaml, walk, type Step, type WalkEvent } from './generate-flow.ts';
+
+const STATE_COUNT = 200;
+
+// ------------------------------------------------------------------ harness
+
+interface Plan {
+  warmup: number;
+  /** stop after this many timed runs... */
+  maxRuns: number;
+  /** ...or once the timed runs add up to this, whichever comes first (but never below minRuns) */
+  budgetMs: number;
+  minRuns: number;
+}
+
+interface Timing {
+  median: number;
+  p95: number;
+  runs: number;
+}
+
+/** Times `run` (ms) on a fresh input from `prepare`, which is not timed. */
+function measure<T>(plan: Plan, prepare: () => T, run: (input: T) => void): Timing {
+  for (let i = 0; i < plan.warmup; i++) run(prepare());
+  const samples: number[] = [];
+  let spent = 0;
+  while (samples.length < plan.maxRuns && (spent < plan.budgetMs || samples.length < plan.minRuns)) {
+    const input = prepare();
+    const t0 = performance.now();
+    run(input);
+    const ms = performance.now() - t0;
+    samples.push(ms);
+    spent += ms;
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)]!;
+  return { median: at(0.5), p95: at(0.95), runs: samples.length };
+}
+
+/** The same timing in another unit (e.g. per event). */
+function scaled(t: Timing, factor: number): Timing {
+  return { median: t.median * factor, p95: t.p95 * factor, runs: t.runs };
+}
+
+// ------------------------------------------------------------------ the two drivers
+
+function engineInputs(events: readonly WalkEvent[]): EngineInput[] {
+  // A fresh entry starts a new epoch: the engine starts in epoch 1, step i runs in epoch i + 1.
+  return events.map((e, n): EngineInput => {
+    const epoch = e.step.index + 1;
+    const call_id = `call_${n}`;
+    switch (e.kind) {
+      case 'utterance':
+        return { type: 'utterance', text: e.text };
+      case 'save':
+        return { type: 'tool_call', name: `save_${e.step.variable}`, args: { [e.step.variable]: e.step.answer }, epoch, call_id };
+      case 'advance':
+        return { type: 'tool_call', name: ADVANCE_TOOL, args: {}, epoch, call_id };
+      case 'confirm':
+        return { type: 'tool_call', name: `confirm_${e.step.variable}`, args: {}, epoch, call_id };
+    }
+  });
+}
+
+function baselineEvents(events: readonly WalkEvent[]): BaselineEvent[] {
+  return events.map((e): BaselineEvent => {
+    switch (e.kind) {
+      case 'utterance':
+        return { type: 'utterance', text: e.text };
+      case 'save':
+        return { type: 'save', value: e.step.answer };
+      case 'advance':
+        return { type: 'advance' };
+      case 'confirm':
+        return { type: 'confirm' };
+    }
+  });
+}
+
+function startEngine(loaded: LoadedFlow): FlowEngine {
+  const engine = new FlowEngine(loaded, new VirtualClock());
+  engine.start();
+  return engine;
+}
+
+function startBaseline(steps: readonly Step[]) {
+  return createActor(buildBaselineMachine(steps, new VirtualClock())).start();
+}
+
+/** Walks both once with every event checked, so the timed walks are known to do the real work. */
+function checkWalks(loaded: LoadedFlow, steps: readonly Step[], events: readonly WalkEvent[]): void {
+  const fail = (what: string): never => {
+    throw new Error(`bench: ${what}`);
+  };
+  const inputs = engineInputs(events);
+  const engine = startEngine(loaded);
+  const out: EngineMessage[] = [];
+  events.forEach((e, i) => {
+    if (engine.view.state !== e.step.state) fail(`engine in ${engine.view.state}, expected ${e.step.state}`);
+    out.push(...engine.send(inputs[i]!));
+  });
+  const rejected = out.filter((m) => m.type === 'tool_rejected');
+  if (rejected.length) fail(`engine rejected a tool call: ${JSON.stringify(rejected[0])}`);
+  const blocked = out.filter((m) => m.type === 'transition_blocked').length;
+  const gated = steps.filter((s) => s.gated).length;
+  if (blocked !== gated) fail(`engine blocked ${blocked} advances, expected ${gated} (one per gated step)`);
+  if (!engine.view.ended || Object.keys(engine.view.values).length !== steps.length) fail('engine walk did not end with every value');
+
+  const actor = startBaseline(steps);
+  baselineEvents(events).forEach((ev, i) => {
+    const at = actor.getSnapshot().value;
+    if (at !== events[i]!.step.state) fail(`baseline in ${String(at)}, expected ${events[i]!.step.state}`);
+    actor.send(ev);
+  });
+  const end = actor.getSnapshot();
+  if (end.status !== 'done' || Object.keys(end.context.values).length !== steps.length) fail('baseline walk did not end with every value');
+}
+
+// ------------------------------------------------------------------ report
+
+interface Row {
+  figure: string;
+  unit: string;
+  ours: Timing;
+  baseline?: Timing;
+  /** what one "op" is for ops/s: a run, or an event */
+  perSecond: (median: number) => number;
+}
+
+function fmt(x: number): string {
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1);
+  return x.toFixed(2);
+}
+
+function table(rows: readonly Row[]): string {
+  const header = ['figure', 'unit', 'VFDL median', 'VFDL p95', 'VFDL ops/s', 'XState median', 'XState p95', 'XState ops/s', 'VFDL/XState', 'runs'];
+  const body = rows.map((r) => {
+    const b = r.baseline;
+    return [
+      r.figure,
+      r.unit,
+      fmt(r.ours.median),
+      fmt(r.ours.p95),
+      r.perSecond(r.ours.median).toFixed(0),
+      b ? fmt(b.median) : '-',
+      b ? fmt(b.p95) : '-',
+      b ? r.perSecond(b.median).toFixed(0) : '-',
+      b ? `${(r.ours.median / b.median).toFixed(1)}x` : '-',
+      b ? `${r.ours.runs}/${b.runs}` : String(r.ours.runs),
+    ];
+  });
+  const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => row[c]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+// ------------------------------------------------------------------ run
+
+function main(): void {
+  const steps = chainSteps(STATE_COUNT);
+  const yaml = flowYaml(steps);
+  const events = walk(steps);
+  const result = loadFlow(yaml, 'bench_chain.yaml');
+  if (!result.loaded || result.diagnostics.length > 0) {
+    throw new Error(`bench: the generated flow does not load cleanly:\n${result.diagnostics.map(formatDiagnostic).join('\n')}`);
+  }
+  const loaded = result.loaded;
+  checkWalks(loaded, steps, events);
+
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`Node ${process.version} | ${cpu} | ${os.cpus().length} cores`);
+  console.log(
+    `flow: ${steps.length} states (${steps.filter((s) => s.gated).length} gated, ${steps.filter((s) => s.form).length} with a form), ` +
+      `${yaml.split('\n').length} lines / ${(yaml.length / 1024).toFixed(0)} KiB of YAML; walk: ${events.length} events`,
+  );
+  console.log('');
+
+  const parse = measure({ warmup: 5, maxRuns: 200, budgetMs: 6000, minRuns: 20 }, () => yaml, (text) => {
+    if (!loadFlow(text, 'bench_chain.yaml').loaded) throw new Error('bench: load failed');
+  });
+
+  const buildPlan: Plan = { warmup: 20, maxRuns: 500, budgetMs: 4000, minRuns: 30 };
+  const buildOurs = measure(buildPlan, () => loaded, startEngine);
+  const buildBaseline = measure(buildPlan, () => steps, startBaseline);
+
+  const walkPlan: Plan = { warmup: 5, maxRuns: 200, budgetMs: 8000, minRuns: 20 };
+  const inputs = engineInputs(events);
+  const walkOurs = measure(walkPlan, () => startEngine(loaded), (engine) => {
+    for (const input of inputs) engine.send(input);
+  });
+  const baselineInputs = baselineEvents(events);
+  const walkBaseline = measure(walkPlan, () => startBaseline(steps), (actor) => {
+    for (const ev of baselineInputs) actor.send(ev);
+  });
+  const perEvent = 1000 / events.length; // ms per walk -> µs per event
+
+  const perRun = (ms: number) => 1000 / ms;
+  const rows: Row[] = [
+    { figure: 'parse+validate (loadFlow on the YAML)', unit: 'ms/run', ours: parse, perSecond: perRun },
+    { figure: 'build (engine / machine + actor, start)', unit: 'ms/run', ours: buildOurs, baseline: buildBaseline, perSecond: perRun },
+    {
+      figure: `send, full walk (${events.length} events)`,
+      unit: 'µs/event',
+      ours: scaled(walkOurs, perEvent),
+      baseline: scaled(walkBaseline, perEvent),
+      perSecond: (us) => 1e6 / us,
+    },
+  ];
+  console.log(table(rows));
+  console.log('');
+  console.log('XState = the same chain hand-written with setup().createMachine(), see bench/baseline-machine.ts.');
+  console.log('ops/s = runs per second, or events per second for the walk; VFDL/XState = ratio of the medians.');
+}
+
+main();
