@@ -224,6 +224,8 @@ export interface StateDef {
   transitions: Transitions;
   /** no transitions and no gate: entering it ends the flow after its entry sequence */
   terminal: boolean;
+  /** who hears about a blocked transition here (`on_transition_blocked`; a gate's own wins) */
+  blockedNotice: { notifyLlm: boolean; notifyClient: boolean };
   at: SourcePath;
 }
 

@@ -2,9 +2,9 @@
 // prompt and tools, its turn, the timer), the exit rules of SPEC 4 (unconfirmed values never
 // leave a gated state) and the end of the flow.
 
-import { END, ERROR, type Artifact, type Flow, type HookAction, type StateDef } from './flow.ts';
+import { END, ERROR, type Artifact, type Flow, type HookAction, type ResponseConstraint, type StateDef } from './flow.ts';
 import { interpolate, interpolateDeep } from './interpolate.ts';
-import type { FlowStateMessage } from './messages.ts';
+import type { FlowStateMessage, ResponseConstraintWire } from './messages.ts';
 import type { Turn } from './session.ts';
 
 /** The state shown when a flow does not define its own __error__. */
@@ -30,6 +30,7 @@ export const DEFAULT_ERROR_STATE: StateDef = {
   tools: {},
   transitions: { onUiEvent: {}, onToolCall: {}, onUtterance: [] },
   terminal: false,
+  blockedNotice: { notifyLlm: true, notifyClient: true },
   at: ['states'],
 };
 
@@ -52,6 +53,14 @@ function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void 
       });
     }
   }
+}
+
+function wireConstraint(c: ResponseConstraint): ResponseConstraintWire {
+  return {
+    ...(c.maxTokens !== undefined ? { max_tokens: c.maxTokens } : {}),
+    ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
+    ...(c.stopPhrases !== undefined ? { stop_phrases: [...c.stopPhrases] } : {}),
+  };
 }
 
 function renderArtifact(a: Artifact, values: Readonly<Record<string, unknown>>): Artifact {
@@ -121,7 +130,7 @@ export function enterState(t: Turn, id: string): void {
       system_prompt: systemPrompt(t, s),
       tools: [...(t.cat.toolSpecs.get(id) ?? [])],
       context: s.agent.context,
-      ...(s.agent.responseConstraint ? { response_constraint: s.agent.responseConstraint } : {}),
+      ...(s.agent.responseConstraint ? { response_constraint: wireConstraint(s.agent.responseConstraint) } : {}),
       retry: t.s.retries,
     },
     gate: s.gate ? { ...gate } : null,

@@ -1,7 +1,7 @@
 // Every message that crosses the engine's boundary, in both directions. All plain JSON.
 // The engine only decides: it answers inputs with these messages and performs nothing itself.
 
-import type { Artifact, ResponseConstraint } from './flow.ts';
+import type { Artifact } from './flow.ts';
 
 /** An OpenAI-style function tool definition, as handed to the language model. */
 export interface ToolSpec {
@@ -16,6 +16,13 @@ export interface ToolSpec {
       additionalProperties: false;
     };
   };
+}
+
+/** A state's `response_constraint`, in the LLM request's own spelling. */
+export interface ResponseConstraintWire {
+  max_tokens?: number;
+  temperature?: number;
+  stop_phrases?: string[];
 }
 
 export type GateStatus = 'empty' | 'pending' | 'confirmed';
@@ -37,7 +44,7 @@ export interface FlowStateMessage {
     system_prompt: string;
     tools: ToolSpec[];
     context: 'append' | 'reset';
-    response_constraint?: ResponseConstraint;
+    response_constraint?: ResponseConstraintWire;
     /** timeout re-entries so far (0 on a fresh entry) */
     retry: number;
   };

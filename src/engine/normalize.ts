@@ -311,7 +311,12 @@ function normalizeState(
       : {}),
   };
 
-  let gate = normalizeGate(s['confirmation_gate'], [...at, 'confirmation_gate'], asObj(tr['on_transition_blocked']), flowNotify);
+  const stateBlocked = asObj(tr['on_transition_blocked']);
+  const blockedNotice = {
+    notifyLlm: asBool(stateBlocked['notify_llm'], flowNotify.notifyLlm),
+    notifyClient: asBool(stateBlocked['notify_client'], flowNotify.notifyClient),
+  };
+  let gate = normalizeGate(s['confirmation_gate'], [...at, 'confirmation_gate'], stateBlocked, flowNotify);
   gate = withUtteranceConfirmations(id, gate, onUtterance, flowNotify);
 
   const hasExit =
@@ -330,6 +335,7 @@ function normalizeState(
     ...(gate ? { gate } : {}),
     transitions,
     terminal: !hasExit && !gate,
+    blockedNotice,
     at,
   };
 }

@@ -270,7 +270,7 @@ function checkGraph(r: Reporter, flow: Flow): void {
       t.onTimeout !== undefined ||
       (s.gate !== undefined && (s.ui?.fields.length ?? 0) > 0) ||
       (s.gate?.confirmPhrases.length ?? 0) > 0 ||
-      flow.settings.allowBack;
+      (flow.settings.allowBack && id !== flow.initial);
     if (!deterministic) {
       r.warn('llm-only-exit', ['states', id], `every way out of "${id}" depends on the LLM: add an on_ui_event, on_utterance or on_timeout`, true);
     }

@@ -18,10 +18,8 @@ export function gateShortfall(t: Turn): { reason: BlockReason; variables: string
 }
 
 export function reportBlocked(t: Turn, target: string | null, reason: BlockReason, variables: string[], detail: string): void {
-  const state = t.state;
-  const gate = state?.gate;
-  const notifyClient = gate ? gate.notifyClient : t.flow.settings.notifyClient;
-  const notifyLlm = gate ? gate.notifyLlm : t.flow.settings.notifyLlm;
+  const notice = t.state?.gate ?? t.state?.blockedNotice ?? t.flow.settings;
+  const { notifyClient, notifyLlm } = notice;
   if (notifyClient) {
     const shown: Record<string, unknown> = {};
     for (const v of variables) shown[v] = t.s.values[v] ?? null;

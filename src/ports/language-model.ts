@@ -1,8 +1,7 @@
 // The language-model port: one streamed turn of a chat with tools, in the OpenAI message shape.
 // Adapters (OpenAI-compatible HTTP, the offline agent, test fakes) implement it.
 
-import type { FlowStateMessage, ToolSpec } from '../engine/messages.ts';
-import type { ResponseConstraint } from '../engine/flow.ts';
+import type { FlowStateMessage, ResponseConstraintWire, ToolSpec } from '../engine/messages.ts';
 
 export interface ToolCallRequest {
   id: string;
@@ -33,7 +32,7 @@ export interface SceneHint {
 export interface TurnRequest {
   messages: readonly ChatMessage[];
   tools: readonly ToolSpec[];
-  responseConstraint?: ResponseConstraint;
+  responseConstraint?: ResponseConstraintWire;
   scene?: SceneHint;
   signal?: AbortSignal;
 }
