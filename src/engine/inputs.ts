@@ -41,6 +41,9 @@ export function handleUtterance(t: Turn, raw: string): void {
     }
     if (waitsForConfirmation && t.pendingVars().length > 0) {
       t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
+    } else if (rule.branches.length > 0) {
+      // Matched but could not move (a guard): the LLM answers, so the kiosk is never silent.
+      t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
     }
     return;
   }
@@ -191,7 +194,7 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
   const run = t.s.running.find((r) => r.id === done.action_id);
   if (!run) return;
   t.s.running = t.s.running.filter((r) => r !== run);
-  const current = run.state === t.s.state && run.epoch === t.s.epoch;
+  const current = !run.left && run.state === t.s.state;
   if (!done.ok) {
     const detail = done.error ?? 'the request failed';
     t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'failed', detail });

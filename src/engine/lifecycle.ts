@@ -92,7 +92,8 @@ export function enterState(t: Turn, id: string): void {
   const s = stateDef(t.flow, id);
   const from = t.s.from;
   const fresh = from !== id;
-  const back = t.s.next?.cause === 'back';
+  const cause = t.s.next?.cause;
+  const back = cause === 'back';
   t.s.next = null;
   t.s.from = null;
   t.s.state = id;
@@ -141,7 +142,7 @@ export function enterState(t: Turn, id: string): void {
   };
   t.emit(msg);
   const to = s.transitions.onTimeout;
-  if (!fresh && t.s.retries > 0 && to) {
+  if (cause === 'timeout' && !fresh && to) {
     const of = to.maxRetries !== undefined ? ` of ${to.maxRetries}` : '';
     t.system(`[flow engine] The visitor has not answered for ${to.seconds} seconds. This is retry ${t.s.retries}${of}: say it differently, shorter, and mention they can also use the screen.`);
   }
@@ -156,6 +157,8 @@ export function exitState(t: Turn, id: string): void {
   t.s.from = id;
   if (!s) return;
   if (!reentry) {
+    // An HTTP answer that comes back after the visitor left is reported, not applied.
+    t.s.running = t.s.running.map((r) => (r.state === id ? { ...r, left: true } : r));
     // Unconfirmed data never leaves a gated state.
     for (const v of Object.keys(t.s.gate)) if (t.s.gate[v] === 'pending') t.clearValue(v, 'gate');
     t.s.gate = {};

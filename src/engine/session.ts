@@ -22,7 +22,8 @@ export interface RunningAction {
   tool: string;
   args: Record<string, unknown>;
   state: string;
-  epoch: number;
+  /** the visitor left the state before the answer came */
+  left: boolean;
 }
 
 export interface Decision {

@@ -210,7 +210,7 @@ export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
 function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, id = t.id('action')): string {
   const http = tool.http!;
   const values = { ...t.s.values, ...args };
-  t.s.running.push({ id, tool: tool.name, args, state: t.s.state, epoch: t.s.epoch });
+  t.s.running.push({ id, tool: tool.name, args, state: t.s.state, left: false });
   t.emit({
     type: 'action_run',
     action_id: id,

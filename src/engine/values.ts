@@ -118,7 +118,8 @@ export function paramJsonSchema(p: ParamDef): Record<string, unknown> {
   if (p.type === 'date') s['description'] = `${p.description ? p.description + ' ' : ''}(YYYY-MM-DD)`;
   if (p.enum) s['enum'] = [...p.enum];
   if (p.pattern !== undefined) s['pattern'] = p.pattern;
-  if (p.min !== undefined) s[p.type === 'string' ? 'minLength' : 'minimum'] = p.min;
-  if (p.max !== undefined) s[p.type === 'string' ? 'maxLength' : 'maximum'] = p.max;
+  const numeric = p.type === 'number' || p.type === 'integer';
+  if (p.min !== undefined) s[numeric ? 'minimum' : 'minLength'] = p.min;
+  if (p.max !== undefined) s[numeric ? 'maximum' : 'maxLength'] = p.max;
   return s;
 }
