@@ -7,7 +7,7 @@ import { displayValue } from './interpolate.ts';
 import type { ActionDoneInput, UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { afterTool, decideAction } from './tool-call.ts';
+import { afterTool, decideAction, isBlank } from './tool-call.ts';
 import { convertValue } from './values.ts';
 
 // ------------------------------------------------------------------ utterances
@@ -88,7 +88,7 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
       const given = ev.values ?? {};
       for (const f of ui?.fields ?? []) {
         const raw = given[f.id];
-        const blank = raw === undefined || raw === null || raw === '';
+        const blank = isBlank(raw);
         if (blank) {
           if (f.required && f.type !== 'checkbox') problems.push(f.id);
           continue;
@@ -125,7 +125,7 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
     case 'field_change': {
       const v = ev.variable;
       if (!v || !(ui?.fields ?? []).some((f) => f.id === v)) return;
-      if (ev.value === undefined || ev.value === null || ev.value === '') {
+      if (isBlank(ev.value)) {
         t.clearValue(v, 'ui');
         return;
       }

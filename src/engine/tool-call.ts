@@ -37,7 +37,7 @@ export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: strin
   const given = args as Record<string, unknown>;
   const values: Record<string, unknown> = {};
   for (const p of tool.parameters) {
-    const present = given[p.name] !== undefined && given[p.name] !== null && given[p.name] !== '';
+    const present = !isBlank(given[p.name]);
     let result = present ? checkParam(p, given[p.name]) : undefined;
     if (!result?.ok) {
       const extracted = extract(tool.autoExtract[p.name] ?? [], lastUtterance);
@@ -53,6 +53,11 @@ export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: strin
   }
   const known = new Set(tool.parameters.map((p) => p.name));
   return { ok: true, values, ignored: Object.keys(given).filter((k) => !known.has(k)) };
+}
+
+/** Nothing given: absent, null, or text that is only spaces. */
+export function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 }
 
 function extract(patterns: readonly string[], utterance: string): string | undefined {
