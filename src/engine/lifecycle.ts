@@ -80,7 +80,7 @@ export function systemPrompt(t: Turn, s: StateDef): string {
   const parts = [t.flow.basePrompt.trim(), s.agent.prompt.trim()].filter(Boolean).map((p) => interpolate(p, t.s.values));
   if (s.gate) {
     const vars = s.gate.variables;
-    const ask = s.gate.prompt ? ` Ask: "${interpolate(s.gate.prompt, t.s.values)}"` : '';
+    const ask = s.gate.prompt ? ` Ask it this way, with the values you heard: "${s.gate.prompt}"` : '';
     parts.push(
       `The visitor must confirm ${vars.join(', ')} before the flow moves on. When you capture a value it appears on screen; read it back and ask if it is right.${ask} Call confirm_${vars[0]} (or confirm_${s.id} for all) only after the visitor says yes, and reject_… when they say no.`,
     );
@@ -135,7 +135,7 @@ export function enterState(t: Turn, id: string): void {
       retry: t.s.retries,
     },
     gate: s.gate ? { ...gate } : null,
-    ...(s.gate?.prompt ? { gate_prompt: interpolate(s.gate.prompt, t.s.values) } : {}),
+    ...(s.gate?.prompt ? { gate_prompt: s.gate.prompt } : {}),
     values,
     can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
     terminal: s.terminal,

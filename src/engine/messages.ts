@@ -50,7 +50,8 @@ export interface FlowStateMessage {
   };
   /** gated variables of this state and their status */
   gate: Record<string, GateStatus> | null;
-  /** the confirmation question of this state's gate, interpolated, if the flow gives one */
+  /** the confirmation question of this state's gate as the flow writes it ({var} templates),
+   *  to be filled in with the values once they are captured */
   gate_prompt?: string;
   /** current values of the variables the artifact shows (fields, options) */
   values: Record<string, unknown>;

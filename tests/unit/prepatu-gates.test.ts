@@ -56,13 +56,13 @@ describe('confirmation_gate.prompt', () => {
           on_confirm: __end__
   `;
 
-  it('is given interpolated in flow_state.gate_prompt and to the LLM', () => {
+  it('is given as the flow writes it in flow_state.gate_prompt and to the LLM, to fill in once heard', () => {
     const { engine } = start(flow);
     const state = one(call(engine, 'save_name', { first_name: 'Ana' }), 'flow_state');
     expect(state.state).toBe('check');
     expect(state.gate).toEqual({ first_name: 'pending' });
-    expect(state.gate_prompt).toBe('I heard Ana, is that right?');
-    expect(state.agent.system_prompt).toContain('I heard Ana, is that right?');
+    expect(state.gate_prompt).toBe('I heard {first_name}, is that right?');
+    expect(state.agent.system_prompt).toContain('with the values you heard: "I heard {first_name}, is that right?"');
   });
 
   it('is the speech cue after a capture', () => {

@@ -1,0 +1,48 @@
+// Where the kiosk gets its flow: an example bundled with the app (available offline), or a
+// YAML file fetched from a URL given as `?flow=`. Loading never throws: a failure becomes a
+// diagnostic the operator screen shows.
+
+import type { Diagnostic } from '../engine/diagnostics.ts';
+import { loadFlow, type LoadResult } from '../engine/load-flow.ts';
+
+const bundled: Record<string, string> = Object.fromEntries(
+  Object.entries(import.meta.glob('../../flows/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>).map(
+    ([path, text]) => [path.replace(/^.*\//, '').replace(/\.yaml$/, ''), text],
+  ),
+);
+
+/** The flow the kiosk runs when none is named. */
+export const DEFAULT_FLOW = 'onboarding';
+
+/** Names of the flows that ship with the app. */
+export function bundledFlowNames(): string[] {
+  return Object.keys(bundled).sort();
+}
+
+export interface FlowLoad extends LoadResult {
+  /** what was asked for: a bundled name or a URL */
+  source: string;
+}
+
+function failure(source: string, message: string): FlowLoad {
+  const d: Diagnostic = { file: source, line: 1, col: 1, severity: 'error', code: 'not-a-flow', message };
+  return { source, diagnostics: [d] };
+}
+
+/** Loads the flow named by `?flow=` (a bundled name, or a URL), or the default. */
+export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch): Promise<FlowLoad> {
+  const requested = new URLSearchParams(search).get('flow')?.trim() || DEFAULT_FLOW;
+  const name = requested.replace(/\.yaml$/, '').replace(/^.*\//, '');
+  if (bundled[name] !== undefined && !/[/:]/.test(requested.replace(/\.yaml$/, ''))) {
+    return { source: `flows/${name}.yaml`, ...loadFlow(bundled[name]!, `flows/${name}.yaml`) };
+  }
+  let text: string;
+  try {
+    const response = await fetcher(requested);
+    if (!response.ok) return failure(requested, `could not load the flow: the server answered ${response.status} ${response.statusText}`.trim());
+    text = await response.text();
+  } catch (e) {
+    return failure(requested, `could not load the flow: ${(e as Error).message}`);
+  }
+  return { source: requested, ...loadFlow(text, requested) };
+}

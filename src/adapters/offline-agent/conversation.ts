@@ -1,0 +1,89 @@
+// Reading the chat history: which kind of turn is asked for (the state was just entered, the
+// visitor spoke, or the agent's tool calls came back), what the visitor said, and the results.
+
+import type { ChatMessage } from '../../ports/language-model.ts';
+
+export type TurnKind = 'entry' | 'reply' | 'results';
+
+/** One tool call of the agent and the engine's answer to it. */
+export interface ToolOutcome {
+  tool: string;
+  content: Record<string, unknown>;
+}
+
+export interface Conversation {
+  kind: TurnKind;
+  /** the visitor's latest words (reply turns), else '' */
+  utterance: string;
+  /** what the visitor said earlier in this state, latest first */
+  earlier: string[];
+  /**
+   * The answers to the agent's latest tool calls when nothing but them came since: in a results
+   * turn, the ones just back; in an entry turn, the ones that led to this entry (a rejection).
+   */
+  outcomes: ToolOutcome[];
+}
+
+function parseContent(content: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(content);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Reads the history. `stepStart`, when the runtime gives it, is the index of the current step's
+ * first message. Without it, a system message equal to `statePrompt` (the current state's system
+ * prompt) marks the state entry; other system messages (engine notes) are skipped.
+ */
+export function readConversation(messages: readonly ChatMessage[], statePrompt: string | undefined, stepStart?: number): Conversation {
+  let entry = stepStart === undefined ? -1 : stepStart - 1;
+  for (let i = messages.length - 1; stepStart === undefined && i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'system' && (statePrompt === undefined || m.content === statePrompt)) {
+      entry = i;
+      break;
+    }
+  }
+  let kind: TurnKind = 'entry';
+  let replyAt = -1;
+  for (let i = messages.length - 1; i > entry; i--) {
+    const role = messages[i]!.role;
+    if (role === 'system') continue;
+    if (role === 'user') {
+      kind = 'reply';
+      replyAt = i;
+    } else if (role === 'tool') kind = 'results';
+    break;
+  }
+  const earlier: string[] = [];
+  for (let i = replyAt - 1; i > entry; i--) {
+    const m = messages[i]!;
+    if (m.role === 'user') earlier.push(m.content);
+  }
+  return {
+    kind,
+    utterance: replyAt >= 0 ? (messages[replyAt] as { content: string }).content : '',
+    earlier,
+    outcomes: kind === 'reply' ? [] : outcomesBefore(messages, kind === 'entry' && entry >= 0 ? entry + 1 : messages.length),
+  };
+}
+
+/** The tool results just before `end` (engine notes aside) with the names of their calls. */
+function outcomesBefore(messages: readonly ChatMessage[], end: number): ToolOutcome[] {
+  const results: { id: string; content: string }[] = [];
+  for (let i = end - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'system') continue;
+    if (m.role === 'tool') {
+      results.unshift({ id: m.tool_call_id, content: m.content });
+      continue;
+    }
+    if (m.role === 'user' || results.length === 0) return [];
+    const calls = m.tool_calls ?? [];
+    return results.map((r) => ({ tool: calls.find((c) => c.id === r.id)?.name ?? '', content: parseContent(r.content) }));
+  }
+  return [];
+}

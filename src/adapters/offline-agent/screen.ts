@@ -1,0 +1,169 @@
+// What the offline agent knows about the current step: the scene the runtime hands it (artifact,
+// gate, values, pending items) and the tools on offer, with each parameter's kind of value.
+
+import type { Artifact, Field } from '../../engine/flow.ts';
+import type { ToolSpec } from '../../engine/messages.ts';
+import type { TurnRequest } from '../../ports/language-model.ts';
+import type { Choice, NamePart } from './extract.ts';
+
+export interface Screen {
+  state: string;
+  artifact: Artifact | null;
+  /** the state's system prompt, as the engine wrote it */
+  prompt: string | undefined;
+  /** timeout re-entries so far */
+  retry: number;
+  /** the gated variables of the state */
+  gated: readonly string[];
+  gatePrompt: string | undefined;
+  values: Readonly<Record<string, unknown>>;
+  pending: readonly string[];
+  pendingAction: string | undefined;
+  tools: readonly ToolSpec[];
+}
+
+export function readScreen(request: TurnRequest): Screen {
+  const scene = request.scene;
+  const state = scene?.state;
+  return {
+    state: state?.state ?? '',
+    artifact: state?.artifact ?? null,
+    prompt: state?.agent.system_prompt,
+    retry: state?.agent.retry ?? 0,
+    gated: Object.keys(state?.gate ?? {}),
+    gatePrompt: state?.gate_prompt,
+    values: scene?.values ?? {},
+    pending: scene?.pending ?? [],
+    pendingAction: scene?.pendingAction,
+    tools: request.tools,
+  };
+}
+
+export function isEmptyValue(v: unknown): boolean {
+  return v === undefined || v === null || v === '';
+}
+
+export function offers(screen: Screen, name: string): boolean {
+  return screen.tools.some((t) => t.function.name === name);
+}
+
+/** The engine's own tools: confirm_/reject_ for a gated variable or the state, and the action pair. */
+function isGenerated(screen: Screen, tool: ToolSpec): boolean {
+  const name = tool.function.name;
+  if (name === 'confirm_action' || name === 'reject_action') return true;
+  const m = /^(?:confirm|reject)_(.+)$/.exec(name);
+  if (!m) return false;
+  const subject = m[1]!;
+  if (screen.state === '') return Object.keys(tool.function.parameters.properties).length === 0;
+  return subject === screen.state || screen.gated.includes(subject);
+}
+
+/** The flow's own tools offered now (not the generated ones), in offer order. */
+export function flowTools(screen: Screen): ToolSpec[] {
+  return screen.tools.filter((t) => !isGenerated(screen, t));
+}
+
+export function parameterCount(tool: ToolSpec): number {
+  return Object.keys(tool.function.parameters.properties).length;
+}
+
+/** The form field showing a variable, if the screen has one. */
+export function fieldFor(screen: Screen, name: string): Field | undefined {
+  return screen.artifact?.fields.find((f) => f.id === name);
+}
+
+// ------------------------------------------------------------------ parameters
+
+export type ParamKind = 'email' | 'phone' | 'date' | 'time' | 'number' | 'boolean' | 'choice' | 'name' | 'text';
+
+export interface ParamInfo {
+  name: string;
+  kind: ParamKind;
+  required: boolean;
+  /** for `choice`: the allowed values */
+  choices: readonly Choice[];
+  /** for `date`: YYYY-MM-DD wanted (else the date as said) */
+  isoDate: boolean;
+  /** for `time`: HH:MM wanted (else the time as said) */
+  clock24: boolean;
+  integer: boolean;
+  namePart: NamePart;
+}
+
+const PERSON_NAME = /^(?:(first|given|last|family|sur|full|middle|nick|visitor|guest|customer|patient|child|contact|your|user|person)_?)?name$/i;
+const EMAIL_NAME = /e-?mail/i;
+const PHONE_NAME = /phone|mobile|(?:^|_)(?:tel|cell)(?:$|_)/i;
+const DATE_NAME = /(?:^|_)(?:date|dob|birthday|birthdate|day)(?:$|_)/i;
+const TIME_NAME = /(?:^|_)(?:time|slot|hour)(?:$|_)/i;
+
+function namePartOf(name: string): NamePart {
+  const qualifier = PERSON_NAME.exec(name)?.[1]?.toLowerCase();
+  if (qualifier === 'first' || qualifier === 'given' || qualifier === 'nick') return 'first';
+  if (qualifier === 'last' || qualifier === 'family' || qualifier === 'sur') return 'last';
+  return 'full';
+}
+
+function choicesFor(screen: Screen, name: string, allowed: readonly unknown[] | undefined): Choice[] {
+  const field = fieldFor(screen, name);
+  const options = field?.options ?? (screen.artifact?.variable === name ? screen.artifact.options : undefined) ?? [];
+  if (allowed) {
+    return allowed.map((value) => {
+      const option = options.find((o) => o.id === String(value));
+      return { value, names: option && option.label !== option.id ? [String(value), option.label] : [String(value)] };
+    });
+  }
+  return options.map((o) => ({ value: o.id, names: o.label !== o.id ? [o.id, o.label] : [o.id] }));
+}
+
+function kindOf(name: string, schema: Record<string, unknown>, field: Field | undefined, choices: readonly Choice[]): ParamKind {
+  const type = schema['type'];
+  const format = schema['format'];
+  const description = typeof schema['description'] === 'string' ? schema['description'] : '';
+  if (choices.length > 0) return 'choice';
+  if (type === 'number' || type === 'integer') return 'number';
+  if (type === 'boolean') return 'boolean';
+  if (format === 'email') return 'email';
+  if (format === 'date' || format === 'date-time') return 'date';
+  if (format === 'time') return 'time';
+  switch (field?.type) {
+    case 'email':
+      return 'email';
+    case 'tel':
+      return 'phone';
+    case 'number':
+      return 'number';
+    case 'date':
+      return 'date';
+    case 'checkbox':
+      return 'boolean';
+    default:
+      break;
+  }
+  if (EMAIL_NAME.test(name)) return 'email';
+  if (PHONE_NAME.test(name) || /phone number/i.test(description)) return 'phone';
+  if (DATE_NAME.test(name)) return 'date';
+  if (TIME_NAME.test(name)) return 'time';
+  if (PERSON_NAME.test(name)) return 'name';
+  return 'text';
+}
+
+/** The parameters of a tool, each with the kind of value to listen for. */
+export function readParams(screen: Screen, tool: ToolSpec): ParamInfo[] {
+  const { properties, required } = tool.function.parameters;
+  return Object.entries(properties).map(([name, schema]) => {
+    const field = fieldFor(screen, name);
+    const allowed = Array.isArray(schema['enum']) ? (schema['enum'] as unknown[]) : undefined;
+    const choices = choicesFor(screen, name, allowed);
+    const kind = kindOf(name, schema, field, choices);
+    return {
+      name,
+      kind,
+      required: required.includes(name),
+      choices,
+      isoDate: schema['format'] === 'date' || field?.type === 'date',
+      clock24: schema['format'] === 'time',
+      integer: schema['type'] === 'integer',
+      namePart: namePartOf(name),
+    };
+  });
+}

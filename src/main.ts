@@ -1,0 +1,6 @@
+// Entry point of the kiosk page.
+import { mount } from 'svelte';
+import App from './ui/App.svelte';
+import './ui/kiosk.css';
+
+mount(App, { target: document.getElementById('app')! });

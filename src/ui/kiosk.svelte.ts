@@ -1,0 +1,321 @@
+// The kiosk as the screen sees it: which screen is up, the live form, captions, notices, and the
+// visitor's actions, over one FlowEngine and its Conversation per visitor. Wiping (end of visit,
+// walk-away, "Start over") drops every trace of the visitor from memory and storage.
+
+import { loadFlowFor, type FlowLoad } from '../adapters/flow-files.ts';
+import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
+import type { Diagnostic } from '../engine/diagnostics.ts';
+import { FlowEngine } from '../engine/engine.ts';
+import type { Field } from '../engine/flow.ts';
+import type { LoadedFlow } from '../engine/load-flow.ts';
+import { displayValue } from '../engine/interpolate.ts';
+import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage, UiEventInput } from '../engine/messages.ts';
+import { systemClock, type Clock } from '../ports/clock.ts';
+import type { LanguageModel } from '../ports/language-model.ts';
+import { browserTimers, type Timers } from '../ports/timers.ts';
+import { Conversation } from '../voice/conversation.ts';
+
+export type Phase = 'loading' | 'invalid' | 'idle' | 'running' | 'ended';
+
+export type FieldStatus = 'empty' | 'pending' | 'confirmed' | 'set';
+
+export interface FieldState {
+  value: string;
+  status: FieldStatus;
+  /** the visitor chose "Change": the field is open for typing */
+  editing: boolean;
+}
+
+export interface Caption {
+  id: string;
+  who: 'visitor' | 'agent';
+  text: string;
+  final: boolean;
+}
+
+export interface Notice {
+  /** the variable the notice sits beside, if any */
+  near: string | null;
+  text: string;
+}
+
+export interface KioskSettings {
+  /** seconds the end screen stays before the kiosk wipes and returns to idle */
+  endSeconds: number;
+  /** seconds without any visitor activity before "Are you still there?" */
+  idleSeconds: number;
+  /** seconds the "Are you still there?" question waits before wiping */
+  idleGraceSeconds: number;
+}
+
+export function settingsFrom(search: string): KioskSettings {
+  const p = new URLSearchParams(search);
+  const num = (k: string, d: number) => {
+    const v = Number(p.get(k));
+    return p.has(k) && Number.isFinite(v) && v >= 0 ? v : d;
+  };
+  return { endSeconds: num('end_seconds', 15), idleSeconds: num('idle_seconds', 120), idleGraceSeconds: num('idle_grace_seconds', 20) };
+}
+
+export class Kiosk {
+  phase = $state<Phase>('loading');
+  source = $state('');
+  diagnostics = $state<Diagnostic[]>([]);
+  title = $state('');
+  screen = $state<FlowStateMessage | null>(null);
+  fields = $state<Record<string, FieldState>>({});
+  notice = $state<Notice | null>(null);
+  captions = $state<Caption[]>([]);
+  busy = $state(false);
+  pendingAction = $state<{ id: string; summary: string } | null>(null);
+  assistantNote = $state<string | null>(null);
+  stillThere = $state(false);
+  endValues = $state<Record<string, unknown> | null>(null);
+
+  private loaded: LoadedFlow | null = null;
+  private engine: FlowEngine | null = null;
+  private conversation: Conversation | null = null;
+  private cancelEnd: (() => void) | null = null;
+  private cancelIdle: (() => void) | null = null;
+  private captionSeq = 0;
+
+  constructor(
+    readonly settings: KioskSettings,
+    private readonly makeModel: () => LanguageModel = () => new OfflineAgent(),
+    private readonly clock: Clock = systemClock,
+    private readonly timers: Timers = browserTimers,
+  ) {}
+
+  /** Loads the flow named in the page's query string. */
+  async load(search: string): Promise<void> {
+    const result: FlowLoad = await loadFlowFor(search);
+    this.source = result.source;
+    this.diagnostics = result.diagnostics;
+    if (!result.loaded) {
+      this.phase = 'invalid';
+      return;
+    }
+    this.loaded = result.loaded;
+    this.title = result.loaded.flow.title;
+    this.phase = 'idle';
+  }
+
+  get flowMode(): 'kiosk' | 'assistant' {
+    return this.loaded?.flow.mode ?? 'kiosk';
+  }
+
+  /** Every field the flow shows anywhere, by variable, for labels on the end screen. */
+  fieldLabel(variable: string): string {
+    for (const s of Object.values(this.loaded?.flow.states ?? {})) {
+      const f = s.ui?.fields.find((x: Field) => x.id === variable);
+      if (f) return f.label.replace(/[?:]\s*$/, '');
+      if (s.ui?.variable === variable && s.ui.title) return variable.replace(/_/g, ' ');
+    }
+    return variable.replace(/_/g, ' ');
+  }
+
+  start(): void {
+    if (!this.loaded) return;
+    this.wipe();
+    const offline = new OfflineAgent();
+    const model = this.makeModel();
+    this.engine = new FlowEngine(this.loaded, this.clock);
+    this.conversation = new Conversation(this.engine, model, model.name === offline.name ? model : offline, this.clock, this.timers, {
+      engine: (ms) => this.onEngine(ms),
+      agentSpeech: (turn, text, final) => this.caption(`agent-${turn}`, 'agent', text, final),
+      visitorSpeech: (text) => this.caption(`visitor-${++this.captionSeq}`, 'visitor', text, true),
+      notice: (_kind, text) => (this.assistantNote = text),
+      busy: (busy) => (this.busy = busy),
+    });
+    this.phase = 'running';
+    this.activity();
+    this.conversation.start();
+  }
+
+  /** "Start over": wipe everything and return to the idle screen. */
+  startOver(): void {
+    this.wipe();
+    this.phase = this.loaded ? 'idle' : this.phase;
+  }
+
+  say(text: string): void {
+    this.activity();
+    this.conversation?.say(text);
+  }
+
+  submitForm(): void {
+    const values: Record<string, unknown> = {};
+    for (const f of this.screen?.artifact?.fields ?? []) {
+      const state = this.fields[f.id];
+      if (f.type === 'checkbox') values[f.id] = state?.value === 'true';
+      else values[f.id] = state?.value ?? '';
+    }
+    this.send({ type: 'ui_event', event: 'form_submit', values });
+  }
+
+  selectOption(id: string): void {
+    this.send({ type: 'ui_event', event: 'option_select', value: id, selected_id: id });
+  }
+
+  action(event: string): void {
+    if (event === 'start_over') return this.startOver();
+    this.send({ type: 'ui_event', event });
+  }
+
+  confirmField(variable: string): void {
+    this.send({ type: 'ui_event', event: 'confirm_variable', variable });
+  }
+
+  /** "Change": opens a pending value for typing. */
+  changeField(variable: string): void {
+    this.activity();
+    const f = this.fields[variable];
+    if (f) this.fields[variable] = { ...f, editing: true };
+  }
+
+  /** What the visitor types into a field, kept until they submit or leave the field. */
+  typeField(variable: string, value: string): void {
+    this.activity();
+    const f = this.fields[variable] ?? { value: '', status: 'empty', editing: false };
+    this.fields[variable] = { ...f, value };
+  }
+
+  /** The visitor finished editing a field by hand: it counts as confirmed. */
+  commitField(variable: string): void {
+    const f = this.fields[variable];
+    if (!f) return;
+    this.send({ type: 'ui_event', event: 'field_change', variable, value: f.value });
+  }
+
+  confirmAction(yes: boolean): void {
+    this.send({ type: 'ui_event', event: yes ? 'confirm_action' : 'reject_action' });
+  }
+
+  back(): void {
+    this.send({ type: 'ui_event', event: 'back' });
+  }
+
+  /** The visitor answered "Are you still there?". */
+  stillHere(): void {
+    this.activity();
+  }
+
+  private send(event: UiEventInput): void {
+    this.activity();
+    this.conversation?.ui(event);
+  }
+
+  private caption(id: string, who: Caption['who'], text: string, final: boolean): void {
+    const i = this.captions.findIndex((c) => c.id === id);
+    const line = { id, who, text, final };
+    if (i >= 0) this.captions[i] = line;
+    else this.captions.push(line);
+    if (this.captions.length > 50) this.captions.splice(0, this.captions.length - 50);
+  }
+
+  private onEngine(messages: readonly EngineMessage[]): void {
+    for (const m of messages) {
+      switch (m.type) {
+        case 'flow_state': {
+          this.screen = m;
+          this.notice = null;
+          const fields: Record<string, FieldState> = {};
+          for (const f of m.artifact?.fields ?? []) {
+            const v = m.values[f.id];
+            const gate = m.gate?.[f.id];
+            fields[f.id] = {
+              value: v === undefined ? '' : displayValue(v),
+              status: gate ?? (v === undefined ? 'empty' : 'set'),
+              editing: false,
+            };
+          }
+          this.fields = fields;
+          break;
+        }
+        case 'flow_variable': {
+          const f = this.fields[m.name];
+          if (!f) break;
+          const status: FieldStatus = m.status === 'cleared' ? 'empty' : m.status;
+          const editing = f.editing && status !== 'confirmed';
+          this.fields[m.name] = { value: m.status === 'cleared' ? '' : displayValue(m.value), status, editing };
+          if (this.notice?.near === m.name && status !== 'pending') this.notice = null;
+          break;
+        }
+        case 'transition_blocked':
+          this.notice = this.blockedNotice(m);
+          break;
+        case 'action_pending':
+          this.pendingAction = { id: m.action_id, summary: m.summary };
+          break;
+        case 'action_result':
+          if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
+          if (m.status === 'failed') this.notice = { near: null, text: 'Sorry, that did not go through. Please try again or ask a member of staff.' };
+          break;
+        case 'flow_end':
+          this.endValues = m.variables;
+          this.phase = 'ended';
+          this.cancelIdle?.();
+          if (m.mode === 'kiosk') {
+            this.cancelEnd = this.timers.schedule(this.settings.endSeconds * 1000, () => this.startOver());
+          }
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private blockedNotice(m: TransitionBlockedMessage): Notice {
+    const names = Object.keys(m.variables);
+    const labels = names.map((v) => this.fieldLabel(v).toLowerCase());
+    const near = names.find((v) => this.fields[v] !== undefined) ?? null;
+    switch (m.reason) {
+      case 'pending_confirmation':
+        return { near, text: `Please check your ${labels.join(' and ')} first: tap Confirm if it is right, or Change if not.` };
+      case 'not_captured':
+        return { near, text: `We still need your ${labels.join(' and ')}.` };
+      case 'invalid_input':
+        return { near, text: `Please check your ${labels.join(' and ')}.` };
+      case 'guard_failed':
+        return { near: null, text: "That isn't possible yet. Please check your answers." };
+    }
+  }
+
+  /** Any sign of the visitor: restarts the walk-away timer and dismisses the question. */
+  private activity(): void {
+    this.stillThere = false;
+    this.cancelIdle?.();
+    this.cancelIdle = null;
+    if (this.phase !== 'running') return;
+    this.cancelIdle = this.timers.schedule(this.settings.idleSeconds * 1000, () => {
+      this.stillThere = true;
+      this.cancelIdle = this.timers.schedule(this.settings.idleGraceSeconds * 1000, () => this.startOver());
+    });
+  }
+
+  /** Drops the visitor's data: engine, conversation, values, captions, timers and storage. */
+  private wipe(): void {
+    this.conversation?.stop();
+    this.conversation = null;
+    this.engine = null;
+    this.cancelEnd?.();
+    this.cancelIdle?.();
+    this.cancelEnd = null;
+    this.cancelIdle = null;
+    this.screen = null;
+    this.fields = {};
+    this.notice = null;
+    this.captions = [];
+    this.busy = false;
+    this.pendingAction = null;
+    this.assistantNote = null;
+    this.stillThere = false;
+    this.endValues = null;
+    try {
+      sessionStorage.clear();
+      localStorage.clear();
+    } catch {
+      // Storage may be unavailable (private mode); there is then nothing in it to wipe.
+    }
+  }
+}

@@ -1,0 +1,244 @@
+// The conversation loop: the engine decides, this performs. It keeps the LLM's history (system
+// prompt replaced at every state entry, `reset` clears the turns), runs one model turn per
+// `llm_turn` with its own AbortController, sends the model's tool calls to the engine with the
+// turn's epoch, answers every call with its result, falls back to the offline agent when the
+// model fails, speaks the engine's cue when the model says nothing, and wakes the engine when a
+// deadline falls due. No DOM: the kiosk screen and the tests drive it alike.
+
+import type { FlowEngine } from '../engine/engine.ts';
+import type { EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/messages.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest } from '../ports/language-model.ts';
+import type { Timers } from '../ports/timers.ts';
+
+export interface ConversationEvents {
+  /** every engine message, in order, for the screen */
+  engine(messages: readonly EngineMessage[]): void;
+  /** the agent's words for one turn: growing while streamed, then final */
+  agentSpeech(turn: number, text: string, final: boolean): void;
+  /** the visitor's words (spoken or typed) as they were sent */
+  visitorSpeech(text: string): void;
+  /** something the visitor should know about the assistant itself */
+  notice(kind: 'model_fallback' | 'model_failed', text: string): void;
+  /** a model turn is running (true) or finished (false) */
+  busy(busy: boolean): void;
+}
+
+export interface ConversationOptions {
+  /** model rounds in one turn (each round may call tools) before the turn gives up */
+  maxRounds?: number;
+}
+
+const SORRY = "Sorry, I'm having trouble. You can carry on using the screen.";
+
+export class Conversation {
+  private history: ChatMessage[] = [];
+  private systemPrompt = '';
+  private tools: readonly ToolSpec[] = [];
+  private scene: FlowStateMessage | null = null;
+  /** index in `history` where the current step began */
+  private stepStart = 0;
+  private turn: AbortController | null = null;
+  private turnSeq = 0;
+  private running: Promise<void> = Promise.resolve();
+  private cue: string | null = null;
+  private model: LanguageModel;
+  private cancelTick: (() => void) | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly engine: FlowEngine,
+    model: LanguageModel,
+    private readonly fallback: LanguageModel,
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    private readonly events: ConversationEvents,
+    private readonly options: ConversationOptions = {},
+  ) {
+    this.model = model;
+  }
+
+  /** Enters the flow's first state. */
+  start(): void {
+    this.handle(this.engine.start());
+  }
+
+  /** A final transcript, or text the visitor typed. */
+  say(text: string): void {
+    const clean = text.trim();
+    if (!clean || this.stopped) return;
+    this.events.visitorSpeech(clean);
+    this.history.push({ role: 'user', content: clean });
+    this.handle(this.engine.send({ type: 'utterance', text: clean }));
+  }
+
+  /** A tap or a form submit. */
+  ui(event: UiEventInput): void {
+    if (this.stopped) return;
+    this.handle(this.engine.send(event));
+  }
+
+  /** Stops everything: the running turn, the timer. Nothing is sent to the engine afterwards. */
+  stop(): void {
+    this.stopped = true;
+    this.turn?.abort();
+    this.cancelTick?.();
+    this.cancelTick = null;
+  }
+
+  /** Resolves when no model turn is running (for tests and orderly shutdown). */
+  async settled(): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = this.running;
+      await current;
+    } while (current !== this.running);
+  }
+
+  get modelName(): string {
+    return this.model.name;
+  }
+
+  private handle(messages: readonly EngineMessage[], inTurn = false): void {
+    let wantsTurn = false;
+    let cue: string | null = null;
+    for (const m of messages) {
+      switch (m.type) {
+        case 'flow_state':
+          this.scene = m;
+          this.systemPrompt = m.agent.system_prompt;
+          this.tools = m.agent.tools;
+          if (m.agent.context === 'reset') this.history = [];
+          this.stepStart = this.history.length;
+          break;
+        case 'system_message':
+          this.history.push({ role: 'system', content: m.text });
+          break;
+        case 'speech_cue':
+          cue = m.text;
+          break;
+        case 'llm_turn':
+          wantsTurn = true;
+          break;
+        default:
+          break;
+      }
+    }
+    this.events.engine(messages);
+    if (wantsTurn && !this.stopped) this.beginTurn();
+    else if (cue !== null) {
+      if (inTurn) this.cue = cue;
+      else this.speakNow(cue);
+    }
+    this.scheduleTick();
+  }
+
+  private speakNow(text: string): void {
+    const id = ++this.turnSeq;
+    this.history.push({ role: 'assistant', content: text });
+    this.events.agentSpeech(id, text, true);
+  }
+
+  private scheduleTick(): void {
+    this.cancelTick?.();
+    this.cancelTick = null;
+    const due = this.engine.view.nextDeadline;
+    if (due === null || this.stopped) return;
+    this.cancelTick = this.timers.schedule(due - this.clock.now(), () => {
+      this.cancelTick = null;
+      if (!this.stopped) this.handle(this.engine.tick());
+    });
+  }
+
+  private beginTurn(): void {
+    this.turn?.abort();
+    const controller = new AbortController();
+    this.turn = controller;
+    this.cue = null;
+    const id = ++this.turnSeq;
+    const epoch = this.engine.view.epoch;
+    const previous = this.running;
+    this.running = previous.then(() => this.runTurn(id, epoch, controller.signal));
+  }
+
+  private sceneHint(): SceneHint | undefined {
+    if (!this.scene) return undefined;
+    const view = this.engine.view;
+    return {
+      state: this.scene,
+      values: view.values,
+      pending: view.pending,
+      stepStart: this.stepStart + 1, // the system prompt comes first
+      ...(view.pendingAction ? { pendingAction: view.pendingAction.summary } : {}),
+    };
+  }
+
+  private async runTurn(id: number, epoch: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
+    this.events.busy(true);
+    try {
+      let spoke = false;
+      const maxRounds = this.options.maxRounds ?? 4;
+      for (let round = 0; round < maxRounds && !signal.aborted; round++) {
+        const reply = await this.generate(id, signal);
+        if (signal.aborted || reply === null) return;
+        this.history.push({ role: 'assistant', content: reply.text, ...(reply.calls.length ? { tool_calls: reply.calls } : {}) });
+        if (reply.text) {
+          spoke = true;
+          this.events.agentSpeech(id, reply.text, true);
+        }
+        if (reply.calls.length === 0) break;
+        // The whole batch settles before any transition is acted on: every call gets its result.
+        const produced: EngineMessage[] = [];
+        for (const call of reply.calls) {
+          const out = this.engine.send({ type: 'tool_call', name: call.name, args: call.arguments, epoch, call_id: call.id });
+          for (const m of out) {
+            if (m.type === 'tool_result') this.history.push({ role: 'tool', tool_call_id: m.call_id, content: JSON.stringify({ ok: m.ok, ...m.content }) });
+          }
+          produced.push(...out);
+        }
+        this.handle(produced, true);
+        if (this.engine.view.epoch !== epoch || this.engine.view.ended) return;
+      }
+      if (!spoke && this.cue !== null && !signal.aborted) this.speakNow(this.cue);
+    } finally {
+      if (this.turn?.signal === signal) this.events.busy(false);
+    }
+  }
+
+  /** One model round, falling back to the offline agent once if the model fails. */
+  private async generate(id: number, signal: AbortSignal): Promise<{ text: string; calls: ToolCallRequest[] } | null> {
+    for (;;) {
+      let text = '';
+      const calls: ToolCallRequest[] = [];
+      try {
+        const scene = this.sceneHint();
+        const constraint = this.scene?.agent.response_constraint;
+        for await (const chunk of this.model.generate({
+          messages: [{ role: 'system', content: this.systemPrompt }, ...this.history],
+          tools: this.tools,
+          signal,
+          ...(scene ? { scene } : {}),
+          ...(constraint ? { responseConstraint: constraint } : {}),
+        })) {
+          if (signal.aborted) return null;
+          if (chunk.type === 'text') {
+            text += chunk.delta;
+            this.events.agentSpeech(id, text, false);
+          } else calls.push(chunk.call);
+        }
+        return { text: text.trim(), calls };
+      } catch (error) {
+        if (signal.aborted) return null;
+        if (this.model !== this.fallback) {
+          this.events.notice('model_fallback', `The online assistant is not answering (${(error as Error).message}). The kiosk carries on with its built-in assistant.`);
+          this.model = this.fallback;
+          continue;
+        }
+        this.events.notice('model_failed', SORRY);
+        this.speakNow(SORRY);
+        return null;
+      }
+    }
+  }
+}

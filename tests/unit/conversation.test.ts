@@ -1,0 +1,239 @@
+// The conversation loop between the engine and a language model: turns, tool calls with epochs
+// and results, the history the model sees, falling back to the offline agent, speech cues, the
+// deadline timer, and stopping.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FlowEngine } from '../../src/engine/engine.ts';
+import { loadFlow } from '../../src/engine/load-flow.ts';
+import type { EngineMessage } from '../../src/engine/messages.ts';
+import { VirtualClock } from '../../src/ports/clock.ts';
+import type { LanguageModel, TurnChunk, TurnRequest } from '../../src/ports/language-model.ts';
+import type { Timers } from '../../src/ports/timers.ts';
+import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts';
+import { Conversation, type ConversationEvents } from '../../src/voice/conversation.ts';
+
+const onboarding = loadFlow(readFileSync(new URL('../../flows/onboarding.yaml', import.meta.url), 'utf8'), 'onboarding.yaml').loaded!;
+
+/** A model that plays back one scripted reply per call and records what it was asked. */
+class ScriptedModel implements LanguageModel {
+  readonly name = 'scripted';
+  readonly requests: TurnRequest[] = [];
+  constructor(private readonly replies: (TurnChunk[] | Error | ((r: TurnRequest) => TurnChunk[]))[]) {}
+  async *generate(request: TurnRequest): AsyncIterable<TurnChunk> {
+    this.requests.push({ ...request, messages: [...request.messages] });
+    const next = this.replies.shift() ?? [];
+    if (next instanceof Error) throw next;
+    for (const chunk of typeof next === 'function' ? next(request) : next) yield chunk;
+  }
+}
+
+class ManualTimers implements Timers {
+  pending: { delay: number; fn: () => void; live: boolean }[] = [];
+  schedule(delay: number, fn: () => void) {
+    const t = { delay, fn, live: true };
+    this.pending.push(t);
+    return () => {
+      t.live = false;
+    };
+  }
+  get live() {
+    return this.pending.filter((t) => t.live);
+  }
+}
+
+function setup(model: LanguageModel) {
+  const clock = new VirtualClock(0);
+  const timers = new ManualTimers();
+  const engine = new FlowEngine(onboarding, clock);
+  const log = { messages: [] as EngineMessage[], speech: [] as string[], visitor: [] as string[], notices: [] as string[] };
+  const events: ConversationEvents = {
+    engine: (ms) => log.messages.push(...ms),
+    agentSpeech: (_turn, text, final) => final && log.speech.push(text),
+    visitorSpeech: (text) => log.visitor.push(text),
+    notice: (_kind, text) => log.notices.push(text),
+    busy: () => undefined,
+  };
+  const conversation = new Conversation(engine, model, new OfflineAgent(), clock, timers, events);
+  return { clock, timers, engine, conversation, log };
+}
+
+const text = (delta: string): TurnChunk => ({ type: 'text', delta });
+const call = (id: string, name: string, args: unknown): TurnChunk => ({ type: 'tool_call', call: { id, name, arguments: JSON.stringify(args) } });
+
+describe('Conversation', () => {
+  it('asks the model for a turn at state entry with the state prompt and tools, and captions its words', async () => {
+    const model = new ScriptedModel([[text('Hi! '), text('What is your first name?')]]);
+    const { conversation, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    expect(model.requests).toHaveLength(1);
+    const [req] = model.requests;
+    expect(req!.messages[0]).toMatchObject({ role: 'system' });
+    expect((req!.messages[0] as { content: string }).content).toContain('Ask the visitor for their first name');
+    expect(req!.tools.map((t) => t.function.name)).toEqual(['save_name', 'confirm_first_name', 'reject_first_name', 'confirm_ask_name', 'reject_ask_name']);
+    expect(req!.scene?.state.state).toBe('ask_name');
+    expect(log.speech).toEqual(['Hi! What is your first name?']);
+  });
+
+  it('sends tool calls with the turn epoch, answers each in the history, then lets the model speak', async () => {
+    const model = new ScriptedModel([
+      [text('Hello!')],
+      [call('c1', 'save_name', { first_name: 'Alex' })],
+      [text('I heard Alex. Is that right?')],
+    ]);
+    const { conversation, engine, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    conversation.say('Hello, I would like to sign up, I am Alex Smith');
+    await conversation.settled();
+    expect(engine.view.pending).toEqual(['first_name']);
+    const third = model.requests[2]!.messages;
+    const assistant = third.at(-2) as { role: string; tool_calls?: { id: string }[] };
+    expect(assistant.role).toBe('assistant');
+    expect(assistant.tool_calls?.[0]?.id).toBe('c1');
+    expect(third.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c1' });
+    expect(JSON.parse((third.at(-1) as { content: string }).content)).toMatchObject({ ok: true, captured: { first_name: 'Alex' } });
+    expect(log.visitor).toEqual(['Hello, I would like to sign up, I am Alex Smith']);
+    expect(log.speech.at(-1)).toBe('I heard Alex. Is that right?');
+  });
+
+  it('stops a turn when its tool moves the flow, and the next state starts a fresh turn with its own prompt', async () => {
+    const model = new ScriptedModel([
+      [text('Hello!')],
+      [call('c1', 'save_name', { first_name: 'Alex' })],
+      [text('Is Alex right?')],
+      [call('c2', 'confirm_first_name', {}), call('c3', 'save_name', { first_name: 'Al' })],
+      [text('Pick a colour!')],
+    ]);
+    const { conversation, engine, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    conversation.say('Alex');
+    await conversation.settled();
+    conversation.say('yes');
+    await conversation.settled();
+    expect(engine.view.state).toBe('choose_color');
+    const last = model.requests.at(-1)!;
+    expect((last.messages[0] as { content: string }).content).toContain('pick a colour');
+    expect(last.tools.map((t) => t.function.name)).toEqual(['save_color']);
+    // The call after the transition was answered as stale, so the history stays well formed.
+    const results = last.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse((m as { content: string }).content));
+    expect(results.at(-1)).toMatchObject({ ok: false, error: 'stale' });
+    expect(log.messages.filter((m) => m.type === 'tool_rejected').map((m) => (m as { reason: string }).reason)).toEqual(['stale']);
+    expect(log.speech.at(-1)).toBe('Pick a colour!');
+  });
+
+  it('falls back to the offline agent when the model fails, and says so', async () => {
+    const model = new ScriptedModel([new Error('network down')]);
+    const { conversation, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    expect(log.notices[0]).toMatch(/not answering \(network down\)/);
+    expect(log.speech).toHaveLength(1);
+    expect(log.speech[0]).toMatch(/first name/i);
+    expect(conversation.modelName).toBe('offline');
+  });
+
+  it('speaks the engine cue when an utterance rule handled the turn without the model', async () => {
+    const model = new ScriptedModel([[text('Hello!')]]);
+    const { conversation, log, engine } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    conversation.say('My name is Sam');
+    await conversation.settled();
+    expect(model.requests).toHaveLength(1);
+    expect(engine.view.pending).toEqual(['first_name']);
+    expect(log.speech.at(-1)).toBe('I heard Sam. Is that right?');
+  });
+
+  it('wakes the engine when the state timeout falls due', async () => {
+    const model = new ScriptedModel([[text('Hello!')], [text('Are you there?')]]);
+    const { conversation, timers, clock, engine, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    expect(timers.live).toHaveLength(1);
+    expect(timers.live[0]!.delay).toBe(60_000);
+    clock.advance(60_000);
+    timers.live[0]!.fn();
+    await conversation.settled();
+    expect(engine.view.epoch).toBe(2);
+    const retryNote = log.messages.find((m) => m.type === 'system_message');
+    expect(retryNote).toBeDefined();
+    expect(model.requests.at(-1)!.messages.some((m) => m.role === 'system' && m.content.includes('retry 1'))).toBe(true);
+  });
+
+  it('after stop, sends nothing more to the engine and cancels its timer', async () => {
+    const model = new ScriptedModel([[text('Hello!')]]);
+    const { conversation, timers, engine } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    conversation.stop();
+    conversation.say('My name is Sam');
+    conversation.ui({ type: 'ui_event', event: 'form_submit', values: { first_name: 'Sam' } });
+    expect(engine.view.state).toBe('ask_name');
+    expect(engine.view.values).toEqual({});
+    expect(timers.live).toHaveLength(0);
+  });
+
+  it('a newer turn aborts the one still streaming (barge-in)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let streaming!: () => void;
+    const started = new Promise<void>((r) => (streaming = r));
+    const signals: AbortSignal[] = [];
+    const model: LanguageModel = {
+      name: 'slow',
+      async *generate(request) {
+        signals.push(request.signal!);
+        if (signals.length === 1) {
+          yield text('Hello and wel');
+          streaming();
+          await held;
+          if (request.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+          yield text('come');
+          return;
+        }
+        yield text('Sure.');
+      },
+    };
+    const { conversation, log } = setup(model);
+    conversation.start();
+    await started;
+    expect(signals).toHaveLength(1);
+    conversation.say('Hi');
+    expect(signals[0]!.aborted).toBe(true);
+    release();
+    await conversation.settled();
+    expect(signals).toHaveLength(2);
+    expect(signals[1]!.aborted).toBe(false);
+    expect(log.speech).toEqual(['Sure.']);
+  });
+
+  it('tells the agent where the step starts, so a step entered by a confirm phrase is asked anew', async () => {
+    const visitor = loadFlow(readFileSync(new URL('../../flows/visitor-signin.yaml', import.meta.url), 'utf8'), 'visitor.yaml').loaded!;
+    const clock = new VirtualClock(0);
+    const engine = new FlowEngine(visitor, clock);
+    const speech: string[] = [];
+    const agent = new OfflineAgent();
+    const conversation = new Conversation(engine, agent, agent, clock, new ManualTimers(), {
+      engine: () => undefined,
+      agentSpeech: (_t, text, final) => final && speech.push(text),
+      visitorSpeech: () => undefined,
+      notice: () => undefined,
+      busy: () => undefined,
+    });
+    conversation.start();
+    await conversation.settled();
+    conversation.say('My name is Jordan Lee');
+    await conversation.settled();
+    conversation.say('jordan.lee@example.org');
+    await conversation.settled();
+    expect(engine.view.pending).toEqual(['full_name', 'email']);
+    conversation.say("Yes, that's right!");
+    await conversation.settled();
+    expect(engine.view.state).toBe('host');
+    expect(speech.at(-1)).toMatch(/visiting/i);
+  });
+});
+
