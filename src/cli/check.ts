@@ -12,12 +12,12 @@ export function runCheck(paths: readonly string[], io: Io): number {
     return 2;
   }
   const all: Diagnostic[] = [];
-  let unreadable = false;
+  let unreadableCount = 0;
   for (const file of files) {
     const read = readText(file);
     if ('problem' in read) {
       io.err(`${file}: error: cannot read: ${read.problem}`);
-      unreadable = true;
+      unreadableCount++;
       continue;
     }
     all.push(...loadFlow(read.text, file).diagnostics);
@@ -28,8 +28,9 @@ export function runCheck(paths: readonly string[], io: Io): number {
     for (const d of all) io.out(formatDiagnostic(d));
     const errors = all.filter((d) => d.severity === 'error').length;
     const warnings = all.length - errors;
-    io.out(`${files.length} file(s) checked: ${errors} error(s), ${warnings} warning(s)`);
+    const read = files.length - unreadableCount;
+    io.out(`${read} file(s) checked: ${errors} error(s), ${warnings} warning(s)${unreadableCount ? `; ${unreadableCount} could not be read` : ''}`);
   }
-  if (unreadable) return 2;
+  if (unreadableCount) return 2;
   return hasErrors(all) ? 1 : 0;
 }

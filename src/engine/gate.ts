@@ -40,15 +40,16 @@ export function confirmVariables(t: Turn, vars: readonly string[], byVisitor: bo
 export function rejectVariables(t: Turn, vars: readonly string[]): { cleared: string[]; moved: boolean } {
   const gate = t.state!.gate!;
   const target = gate.onReject.target ?? t.s.state;
-  if (gate.onReject.action === 'keep') {
+  if (gate.onReject.action === 'keep' && target === t.s.state) {
     t.system(
       `[flow engine] The visitor says ${vars.join(', ')} ${vars.length > 1 ? 'are' : 'is'} not right. The value is kept for editing: ask what it should be.`,
     );
-    if (target !== t.s.state) {
-      t.go(target, 'gate');
-      return { cleared: [], moved: true };
-    }
     return { cleared: [], moved: false };
+  }
+  if (gate.onReject.action === 'keep') {
+    // Leaving the state: unconfirmed values do not go with the visitor (see exitState).
+    t.go(target, 'gate');
+    return { cleared: [], moved: true };
   }
   const cleared: string[] = [];
   for (const v of vars) {

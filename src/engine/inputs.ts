@@ -7,7 +7,7 @@ import { displayValue } from './interpolate.ts';
 import type { ActionDoneInput, UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { afterTool, decideAction, isBlank } from './tool-call.ts';
+import { afterTool, decideAction, isBlank, stillNeeded } from './tool-call.ts';
 import { convertValue } from './values.ts';
 
 // ------------------------------------------------------------------ utterances
@@ -42,8 +42,11 @@ export function handleUtterance(t: Turn, raw: string): void {
     if (waitsForConfirmation && t.pendingVars().length > 0) {
       t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
     } else if (rule.branches.length > 0) {
-      // Matched but could not move (a guard): the LLM answers, so the kiosk is never silent.
+      // Matched but a guard said no: the LLM explains, so the kiosk is never silent.
       t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
+    } else {
+      // A capture-only rule: the LLM is skipped, the engine says what is still needed.
+      t.emit({ type: 'speech_cue', text: stillNeeded(t), reason: 'captured' });
     }
     return;
   }
@@ -112,7 +115,15 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
     }
     case 'option_select': {
       const value = ev.selected_id ?? ev.value;
-      if (ui?.variable && value !== undefined) t.setValue(ui.variable, value, 'ui', true);
+      if (ui?.variable && value !== undefined) {
+        const info = t.cat.variables.get(ui.variable);
+        const c = convertValue(info?.type ?? 'string', value, info?.enum);
+        if (!c.ok) {
+          reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', [ui.variable], `"${String(value)}" is not one of the choices.`);
+          return;
+        }
+        t.setValue(ui.variable, c.value, 'ui', true);
+      }
       if (mapped) attempt(t, mapped, 'ui', true);
       else if (state.gate && Object.values(t.s.gate).every((s) => s === 'confirmed')) attempt(t, state.gate.onConfirm, 'ui', true);
       return;
@@ -199,7 +210,7 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
     const detail = done.error ?? 'the request failed';
     t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'failed', detail });
     if (current) {
-      t.system(`[flow engine] ${run.tool} failed: ${detail}. Nothing was changed. Tell the visitor and offer to try again or use the screen.`);
+      t.system(`[flow engine] ${run.tool} did not go through: ${detail}. Tell the visitor and offer to try again or use the screen.`);
       t.emit({ type: 'speech_cue', text: 'Sorry, that did not go through. Please try again, or use the screen.', reason: 'tool_handled' });
     }
     return;

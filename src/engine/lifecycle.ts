@@ -2,41 +2,11 @@
 // prompt and tools, its turn, the timer), the exit rules of SPEC 4 (unconfirmed values never
 // leave a gated state) and the end of the flow.
 
-import { END, ERROR, type Artifact, type Flow, type HookAction, type ResponseConstraint, type StateDef } from './flow.ts';
+import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef } from './flow.ts';
+import { stateDef } from './error-state.ts';
 import { interpolate, interpolateDeep } from './interpolate.ts';
 import type { FlowStateMessage, ResponseConstraintWire } from './messages.ts';
 import type { Turn } from './session.ts';
-
-/** The state shown when a flow does not define its own __error__. */
-export const DEFAULT_ERROR_STATE: StateDef = {
-  id: ERROR,
-  onEnter: [],
-  onExit: [],
-  ui: {
-    type: 'card',
-    declaredType: 'card',
-    title: 'Sorry, something went wrong',
-    text: 'Nothing you entered has been kept. Please start over, or ask a member of staff for help.',
-    fields: [],
-    submitLabel: 'Continue',
-    options: [],
-    actions: [{ event: 'start_over', label: 'Start over' }],
-  },
-  agent: {
-    prompt: 'Something went wrong. Apologise in one short sentence and invite the visitor to start over.',
-    tools: [],
-    context: 'reset',
-  },
-  tools: {},
-  transitions: { onUiEvent: {}, onToolCall: {}, onUtterance: [] },
-  terminal: false,
-  blockedNotice: { notifyLlm: true, notifyClient: true },
-  at: ['states'],
-};
-
-export function stateDef(flow: Flow, id: string): StateDef | undefined {
-  return flow.states[id] ?? (id === ERROR ? DEFAULT_ERROR_STATE : undefined);
-}
 
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
   for (const h of hooks) {

@@ -112,7 +112,7 @@ export interface ToolResultMessage {
 export interface SpeechCueMessage {
   type: 'speech_cue';
   text: string;
-  reason: 'tool_handled' | 'confirm_capture' | 'blocked' | 'action_pending';
+  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'action_pending';
 }
 
 /** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */
@@ -210,7 +210,7 @@ export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = [
 
 /**
  * A UI event. Built-in names: `form_submit` (values), `option_select` (value or selected_id),
- * `confirm_variable` / `change_variable` (variable), `field_change` (variable, value),
+ * `confirm_variable` (variable), `field_change` (variable, value),
  * `confirm_action` / `reject_action`, `back`. Any other name is an `actions` button.
  */
 export interface UiEventInput {

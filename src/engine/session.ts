@@ -3,6 +3,7 @@
 // commits it. Nothing here performs anything.
 
 import type { Catalog } from './catalog.ts';
+import { stateDef } from './error-state.ts';
 import type { Flow, StateDef } from './flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
 
@@ -107,7 +108,7 @@ export class Turn {
   }
 
   get state(): StateDef | undefined {
-    return this.flow.states[this.s.state];
+    return stateDef(this.flow, this.s.state);
   }
 
   emit(m: EngineMessage): void {

@@ -146,11 +146,11 @@ export function afterTool(t: Turn, tool: ToolDef): void {
     t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
     return;
   }
-  t.emit({ type: 'speech_cue', text: tool.speechCue ? interpolate(tool.speechCue, t.s.values) : autoCue(t), reason: 'tool_handled' });
+  t.emit({ type: 'speech_cue', text: tool.speechCue ? interpolate(tool.speechCue, t.s.values) : stillNeeded(t), reason: 'tool_handled' });
 }
 
-/** "Thanks. Now your email address." from the form fields still empty. */
-function autoCue(t: Turn): string {
+/** "Thank you. Next: your email address." from the form fields still empty. */
+export function stillNeeded(t: Turn): string {
   const empty = (t.state?.ui?.fields ?? []).filter((f) => t.s.values[f.id] === undefined || t.s.values[f.id] === '');
   if (empty.length === 0) return 'Thank you.';
   const labels = empty.map((f) => interpolate(f.label, t.s.values).replace(/[?:]\s*$/, '').toLowerCase());

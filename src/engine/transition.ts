@@ -3,7 +3,7 @@
 
 import type { Branch } from './flow.ts';
 import { guardHolds } from './guards.ts';
-import { displayValue } from './interpolate.ts';
+import { displayValue, interpolate } from './interpolate.ts';
 import type { BlockReason } from './messages.ts';
 import type { Decision, Turn } from './session.ts';
 
@@ -66,7 +66,7 @@ export function attempt(t: Turn, branches: readonly Branch[], cause: Decision['c
     reportBlocked(t, branches[0]!.target, 'guard_failed', [], 'No branch of this transition has a guard that holds.');
     return false;
   }
-  for (const [k, v] of Object.entries(chosen.set)) t.setValue(k, v, 'transition', true);
+  for (const [k, v] of Object.entries(chosen.set)) t.setValue(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'transition', true);
   t.go(chosen.target, cause);
   return true;
 }

@@ -114,6 +114,16 @@ export class Kiosk {
     return variable.replace(/_/g, ' ');
   }
 
+  /**
+   * A field named inside a sentence ("Please check your …"): its label in lower case without a
+   * leading "your", or its variable's words when the label is a question ("What's your first name?").
+   */
+  private fieldNoun(variable: string): string {
+    const asked = Object.values(this.loaded?.flow.states ?? {}).some((s) => s.ui?.fields.some((f: Field) => f.id === variable && f.label.trim().endsWith('?')));
+    const noun = asked ? variable.replace(/_/g, ' ') : this.fieldLabel(variable);
+    return noun.toLowerCase().replace(/^your\s+/, '');
+  }
+
   start(): void {
     if (!this.loaded) return;
     this.wipe();
@@ -267,7 +277,7 @@ export class Kiosk {
 
   private blockedNotice(m: TransitionBlockedMessage): Notice {
     const names = Object.keys(m.variables);
-    const labels = names.map((v) => this.fieldLabel(v).toLowerCase());
+    const labels = names.map((v) => this.fieldNoun(v));
     const near = names.find((v) => this.fields[v] !== undefined) ?? null;
     switch (m.reason) {
       case 'pending_confirmation':

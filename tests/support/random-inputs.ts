@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { resolveTool, type Field, type ParamDef, type StateDef, type ToolDef, type ValueType } from '../../src/engine/flow.ts';
-import { stateDef } from '../../src/engine/lifecycle.ts';
+import { stateDef } from '../../src/engine/error-state.ts';
 import type { LoadedFlow } from '../../src/engine/load-flow.ts';
 import type { EngineInput, UiEventInput, UtteranceInput } from '../../src/engine/messages.ts';
 

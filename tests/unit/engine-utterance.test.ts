@@ -73,10 +73,11 @@ describe('on_utterance and the LLM', () => {
     expect(ofType(out, 'llm_turn')).toEqual([{ type: 'llm_turn', epoch: h.engine.view.epoch, reason: 'state_entered' }]);
   });
 
-  it('a match without a target captures and stays, with no llm_turn', () => {
+  it('a match without a target captures and stays, with no llm_turn but a cue, so the kiosk is not silent', () => {
     const h = startFlow(FLOW);
     const out = h.say('Email me at Ann@Example.org');
     expect(ofType(out, 'llm_turn')).toEqual([]);
+    expect(ofType(out, 'speech_cue').map((m) => m.reason)).toEqual(['captured']);
     expect(h.engine.view.state).toBe('ask');
     expect(h.engine.view.values['contact']).toBe('Ann@Example.org');
   });
