@@ -4,13 +4,13 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ofType, only } from '../support/engine-harness.ts';
 import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
 import { FlowEngine } from '../../src/engine/engine.ts';
 import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
 import type { EngineInput, EngineMessage, UiEventInput } from '../../src/engine/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 
-type Of<T extends EngineMessage['type']> = Extract<EngineMessage, { type: T }>;
 
 /** Loads an inline flow that must have no error. */
 function load(yaml: string): LoadedFlow {
@@ -25,17 +25,6 @@ function start(yaml: string) {
   const engine = new FlowEngine(load(yaml), clock);
   const entered = engine.start();
   return { engine, clock, entered };
-}
-
-function only<T extends EngineMessage['type']>(ms: readonly EngineMessage[], type: T): Of<T>[] {
-  return ms.filter((m): m is Of<T> => m.type === type);
-}
-
-/** The one message of `type` among `ms`. */
-function one<T extends EngineMessage['type']>(ms: readonly EngineMessage[], type: T): Of<T> {
-  const found = only(ms, type);
-  expect(found.map((m) => m.type)).toEqual([type]);
-  return found[0]!;
 }
 
 /** The LLM calls `name` in the current epoch. */
@@ -61,7 +50,7 @@ describe('Prepatu spellings of the document', () => {
         second:
           transitions: { on_ui_event: { done: __end__ } }
     `);
-    expect(one(entered, 'flow_state').state).toBe('second');
+    expect(only(entered, 'flow_state').state).toBe('second');
     expect(engine.view.state).toBe('second');
   });
 
@@ -78,7 +67,7 @@ describe('Prepatu spellings of the document', () => {
           agent: { prompt: "Greet {guest} by name." }
           transitions: { on_ui_event: { done: __end__ } }
     `);
-    const prompt = one(entered, 'flow_state').agent.system_prompt;
+    const prompt = only(entered, 'flow_state').agent.system_prompt;
     expect(prompt.startsWith('You are Aria, a booking assistant.')).toBe(true);
     expect(prompt).toContain('Greet Sam by name.');
   });
@@ -124,17 +113,17 @@ describe('Prepatu tools', () => {
 
   it('lets a state-level tool override a top-level tool of the same name', () => {
     const { engine, entered } = start(overriding);
-    const own = one(entered, 'flow_state').agent.tools.find((t) => t.function.name === 'save');
+    const own = only(entered, 'flow_state').agent.tools.find((t) => t.function.name === 'save');
     expect(own?.function.description).toBe('Own save');
     expect(Object.keys(own?.function.parameters.properties ?? {})).toEqual(['size']);
 
     const wrong = call(engine, 'save', { colour: 'red' });
-    expect(one(wrong, 'tool_rejected')).toMatchObject({ reason: 'invalid_arguments', field: 'size' });
+    expect(only(wrong, 'tool_rejected')).toMatchObject({ reason: 'invalid_arguments', field: 'size' });
     expect(engine.view.state).toBe('own');
 
     const moved = call(engine, 'save', { size: 3 });
     expect(engine.view.values['size']).toBe(3);
-    const shared = one(moved, 'flow_state').agent.tools.find((t) => t.function.name === 'save');
+    const shared = only(moved, 'flow_state').agent.tools.find((t) => t.function.name === 'save');
     expect(shared?.function.description).toBe('Shared save');
     expect(shared?.function.parameters.required).toEqual(['colour']);
   });
@@ -160,11 +149,11 @@ describe('Prepatu tools', () => {
         done:
           transitions: { on_ui_event: { finish: __end__ } }
     `);
-    const spec = one(entered, 'flow_state').agent.tools.find((t) => t.function.name === name);
+    const spec = only(entered, 'flow_state').agent.tools.find((t) => t.function.name === name);
     expect(spec?.function.parameters).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
 
     const out = call(engine, name, args);
-    expect(one(out, 'tool_result').ok).toBe(true);
+    expect(only(out, 'tool_result').ok).toBe(true);
     expect(engine.view.state).toBe('done');
   });
 
@@ -199,14 +188,14 @@ describe('Prepatu tools', () => {
   it('emits the tool\'s speech_cue, interpolated, when it is handled without a transition', () => {
     const { engine } = start(contactForm);
     const out = call(engine, 'capture_name', { full_name: 'Jane Smith' });
-    expect(one(out, 'speech_cue')).toEqual({ type: 'speech_cue', text: 'Got it, Jane Smith! Now your email, please.', reason: 'tool_handled' });
+    expect(only(out, 'speech_cue')).toEqual({ type: 'speech_cue', text: 'Got it, Jane Smith! Now your email, please.', reason: 'tool_handled' });
     expect(engine.view.state).toBe('collect_contact');
   });
 
   it('without a speech_cue, offers a cue naming the form fields still empty', () => {
     const { engine } = start(contactForm);
     call(engine, 'capture_name', { full_name: 'Jane Smith' });
-    const cue = one(call(engine, 'capture_email', { email: 'jane@example.com' }), 'speech_cue');
+    const cue = only(call(engine, 'capture_email', { email: 'jane@example.com' }), 'speech_cue');
     expect(cue.reason).toBe('tool_handled');
     const text = cue.text.toLowerCase();
     expect(text).toContain('phone number');
@@ -238,9 +227,9 @@ describe('Prepatu tools', () => {
     const { engine } = start(autoExtract);
     engine.send({ type: 'utterance', text: 'It is jo.bloggs@example.com thanks' });
     const out = call(engine, 'save_email', args);
-    expect(only(out, 'tool_rejected')).toEqual([]);
-    expect(one(out, 'tool_result').ok).toBe(true);
-    expect(one(out, 'flow_variable')).toMatchObject({ name: 'email', value: 'jo.bloggs@example.com' });
+    expect(ofType(out, 'tool_rejected')).toEqual([]);
+    expect(only(out, 'tool_result').ok).toBe(true);
+    expect(only(out, 'flow_variable')).toMatchObject({ name: 'email', value: 'jo.bloggs@example.com' });
     expect(engine.view.state).toBe('thanks');
   });
 
@@ -251,8 +240,8 @@ describe('Prepatu tools', () => {
     const { engine } = start(autoExtract);
     engine.send({ type: 'utterance', text: 'I would rather not say' });
     const out = call(engine, 'save_email', args);
-    expect(one(out, 'tool_rejected')).toMatchObject({ reason: 'invalid_arguments', field: 'email' });
-    expect(only(out, 'flow_variable')).toEqual([]);
+    expect(only(out, 'tool_rejected')).toMatchObject({ reason: 'invalid_arguments', field: 'email' });
+    expect(ofType(out, 'flow_variable')).toEqual([]);
     expect(engine.view.values['email']).toBeUndefined();
     expect(engine.view.state).toBe('ask_email');
   });
@@ -286,7 +275,7 @@ describe('Prepatu artifacts', () => {
 
   it('uses ui.prompt as the heading of a form, interpolated', () => {
     const { entered } = start(booking);
-    const artifact = one(entered, 'flow_state').artifact;
+    const artifact = only(entered, 'flow_state').artifact;
     expect(artifact?.type).toBe('form');
     expect(artifact?.title).toBe('Great, Jane! Now your email.');
     expect(artifact?.text).toBeUndefined();
@@ -294,10 +283,10 @@ describe('Prepatu artifacts', () => {
 
   it('keeps a field\'s placeholder and enforces required on submit', () => {
     const { engine, entered } = start(booking);
-    expect(one(entered, 'flow_state').artifact?.fields[0]).toMatchObject({ id: 'email', placeholder: 'jane@example.com', required: true });
+    expect(only(entered, 'flow_state').artifact?.fields[0]).toMatchObject({ id: 'email', placeholder: 'jane@example.com', required: true });
 
     const blocked = engine.send(ui('form_submit', { values: { email: '' } }));
-    expect(one(blocked, 'transition_blocked')).toMatchObject({ reason: 'invalid_input', variables: { email: null } });
+    expect(only(blocked, 'transition_blocked')).toMatchObject({ reason: 'invalid_input', variables: { email: null } });
     expect(engine.view.state).toBe('contact');
 
     engine.send(ui('form_submit', { values: { email: 'jane@example.com' } }));
@@ -307,7 +296,7 @@ describe('Prepatu artifacts', () => {
   it('uses ui.prompt as the body of a card, interpolated', () => {
     const { engine } = start(booking);
     const out = engine.send(ui('form_submit', { values: { email: 'jane@example.com' } }));
-    const artifact = one(out, 'flow_state').artifact;
+    const artifact = only(out, 'flow_state').artifact;
     expect(artifact?.type).toBe('card');
     expect(artifact?.text).toBe('Booking for Jane, jane@example.com');
     expect(artifact?.title).toBeUndefined();
@@ -334,7 +323,7 @@ describe('Prepatu artifacts', () => {
 
   it('shows options given as {id, label, description}', () => {
     const { entered } = start(plans);
-    const artifact = one(entered, 'flow_state').artifact;
+    const artifact = only(entered, 'flow_state').artifact;
     expect(artifact?.title).toBe('Which plan?');
     expect(artifact?.options).toEqual([
       { id: 'basic', label: 'Basic', description: 'Free, with ads' },
@@ -345,9 +334,9 @@ describe('Prepatu artifacts', () => {
   it('sets the options variable from a tap\'s selected_id', () => {
     const { engine } = start(plans);
     const out = engine.send(ui('option_select', { selected_id: 'pro' }));
-    expect(one(out, 'flow_variable')).toMatchObject({ name: 'plan', value: 'pro', source: 'ui' });
+    expect(only(out, 'flow_variable')).toMatchObject({ name: 'plan', value: 'pro', source: 'ui' });
     expect(engine.view.values['plan']).toBe('pro');
-    expect(one(out, 'flow_state').artifact?.text).toBe('You chose pro.');
+    expect(only(out, 'flow_state').artifact?.text).toBe('You chose pro.');
   });
 
   it('carries a card\'s title, content and params', () => {
@@ -366,7 +355,7 @@ describe('Prepatu artifacts', () => {
           transitions:
             on_ui_event: { done: __end__ }
     `);
-    const artifact = one(entered, 'flow_state').artifact;
+    const artifact = only(entered, 'flow_state').artifact;
     expect(artifact).toMatchObject({ type: 'card', title: 'Thanks, Sam', text: 'See you at 10:00.', params: { room: 4, floor: 'second' } });
   });
 
@@ -379,7 +368,7 @@ describe('Prepatu artifacts', () => {
           transitions:
             on_ui_event: { done: __end__ }
     `);
-    expect(one(entered, 'flow_state').artifact).toMatchObject({ type: 'other', declaredType: type });
+    expect(only(entered, 'flow_state').artifact).toMatchObject({ type: 'other', declaredType: type });
     engine.send(ui('done'));
     expect(engine.view.ended).toBe(true);
   });
@@ -426,7 +415,7 @@ describe('declared variables', () => {
     const { engine } = start(required);
     call(engine, 'save_name', { full_name: 'Jane Smith' });
     const out = engine.send(ui('finish'));
-    const note = one(out, 'analytics');
+    const note = only(out, 'analytics');
     expect(note).toEqual({ type: 'analytics', event: 'required_variables_unset', state: 'ask', data: { variables: ['email'] } });
     expect(JSON.stringify(note)).not.toContain('Jane');
     expect(out.map((m) => m.type)).toContain('flow_end');
@@ -437,8 +426,8 @@ describe('declared variables', () => {
     call(engine, 'save_name', { full_name: 'Jane Smith' });
     call(engine, 'save_email', { email: 'jane@example.com' });
     const out = engine.send(ui('finish'));
-    expect(only(out, 'analytics')).toEqual([]);
-    expect(one(out, 'flow_end').variables).toEqual({ full_name: 'Jane Smith', email: 'jane@example.com' });
+    expect(ofType(out, 'analytics')).toEqual([]);
+    expect(only(out, 'flow_end').variables).toEqual({ full_name: 'Jane Smith', email: 'jane@example.com' });
   });
 });
 
@@ -457,7 +446,7 @@ describe('Prepatu settings', () => {
   it('goes to settings.on_error on an unrecoverable error', () => {
     const { engine } = start(withError('settings: { on_error: sorry }'));
     const out = engine.send({ type: 'fatal_error', message: 'the language model is gone' });
-    expect(one(out, 'flow_state').state).toBe('sorry');
+    expect(only(out, 'flow_state').state).toBe('sorry');
     expect(engine.view.state).toBe('sorry');
   });
 
@@ -497,21 +486,21 @@ describe('Prepatu settings', () => {
 
   it('with settings.allow_back, a back event returns to the previous state with values kept', () => {
     const { engine, entered } = start(wizard('settings: { allow_back: true }'));
-    expect(one(entered, 'flow_state').can_go_back).toBe(false);
+    expect(only(entered, 'flow_state').can_go_back).toBe(false);
 
     const second = engine.send(ui('form_submit', { values: { first_name: 'Ana' } }));
-    expect(one(second, 'flow_state')).toMatchObject({ state: 'colour', can_go_back: true });
+    expect(only(second, 'flow_state')).toMatchObject({ state: 'colour', can_go_back: true });
     engine.send(ui('field_change', { variable: 'colour', value: 'blue' }));
 
     const back = engine.send(ui('back'));
-    expect(one(back, 'flow_state')).toMatchObject({ state: 'name', values: { first_name: 'Ana' }, can_go_back: false });
+    expect(only(back, 'flow_state')).toMatchObject({ state: 'name', values: { first_name: 'Ana' }, can_go_back: false });
     expect(engine.view.values).toEqual({ first_name: 'Ana', colour: 'blue' });
   });
 
   it('without settings.allow_back, a back event does nothing', () => {
     const { engine } = start(wizard(''));
     const second = engine.send(ui('form_submit', { values: { first_name: 'Ana' } }));
-    expect(one(second, 'flow_state').can_go_back).toBe(false);
+    expect(only(second, 'flow_state').can_go_back).toBe(false);
     expect(engine.send(ui('back'))).toEqual([]);
     expect(engine.view.state).toBe('colour');
   });
@@ -535,16 +524,16 @@ describe('Prepatu settings', () => {
 
     clock.advance(1_000);
     const out = engine.tick();
-    expect(one(out, 'flow_state').state).toBe('time_up');
-    expect(one(out, 'flow_end')).toMatchObject({ last_state: 'time_up', reason: 'max_duration' });
+    expect(only(out, 'flow_state').state).toBe('time_up');
+    expect(only(out, 'flow_end')).toMatchObject({ last_state: 'time_up', reason: 'max_duration' });
   });
 
   it('ends the flow when settings.max_duration_secs has passed and on_timeout is not given', () => {
     const { engine, clock } = start(capped(''));
     clock.advance(120_000);
     const out = engine.tick();
-    expect(only(out, 'flow_state')).toEqual([]);
-    expect(one(out, 'flow_end')).toMatchObject({ last_state: 'ask', reason: 'max_duration' });
+    expect(ofType(out, 'flow_state')).toEqual([]);
+    expect(only(out, 'flow_end')).toMatchObject({ last_state: 'ask', reason: 'max_duration' });
     expect(engine.view.ended).toBe(true);
   });
 });
@@ -575,12 +564,12 @@ describe('terminal states', () => {
     const { engine } = start(farewell(transitions));
     const out = call(engine, 'save_name', { first_name: 'Ana' });
     const types = out.map((m) => m.type);
-    const state = one(out, 'flow_state');
+    const state = only(out, 'flow_state');
     expect(state).toMatchObject({ state: 'farewell', terminal: true });
     expect(state.artifact?.text).toBe('Goodbye, Ana!');
     expect(state.agent.system_prompt).toContain('Say goodbye to Ana.');
-    expect(one(out, 'analytics').event).toBe('farewell_shown');
-    expect(one(out, 'flow_end')).toMatchObject({ last_state: 'farewell', variables: { first_name: 'Ana' } });
+    expect(only(out, 'analytics').event).toBe('farewell_shown');
+    expect(only(out, 'flow_end')).toMatchObject({ last_state: 'farewell', variables: { first_name: 'Ana' } });
     expect(types.indexOf('analytics')).toBeLessThan(types.indexOf('flow_state'));
     expect(types.indexOf('flow_state')).toBeLessThan(types.indexOf('llm_turn'));
     expect(types.indexOf('llm_turn')).toBeLessThan(types.indexOf('flow_end'));
@@ -592,10 +581,10 @@ describe('terminal states', () => {
     const text = readFileSync(new URL('../../../shared/prepatu-flows/greeting.yaml', import.meta.url), 'utf8');
     const engine = new FlowEngine(load(text), new VirtualClock());
     const entered = engine.start();
-    expect(one(entered, 'flow_state').agent.system_prompt).toContain('You are a friendly assistant.');
+    expect(only(entered, 'flow_state').agent.system_prompt).toContain('You are a friendly assistant.');
     const out = call(engine, 'save_name', { first_name: 'Ana' });
-    expect(one(out, 'flow_state').agent.system_prompt).toContain('Say goodbye to Ana warmly.');
-    expect(one(out, 'flow_end')).toMatchObject({ flow_id: 'greeting', last_state: 'farewell', variables: { first_name: 'Ana' } });
+    expect(only(out, 'flow_state').agent.system_prompt).toContain('Say goodbye to Ana warmly.');
+    expect(only(out, 'flow_end')).toMatchObject({ flow_id: 'greeting', last_state: 'farewell', variables: { first_name: 'Ana' } });
   });
 });
 
@@ -613,9 +602,9 @@ describe('agent.response_constraint', () => {
           agent: { prompt: Talk freely. }
           transitions: { on_ui_event: { done: __end__ } }
     `);
-    expect(one(entered, 'flow_state').agent.response_constraint).toEqual({ max_tokens: 60, temperature: 0.2, stop_phrases: ['goodbye', 'see you'] });
+    expect(only(entered, 'flow_state').agent.response_constraint).toEqual({ max_tokens: 60, temperature: 0.2, stop_phrases: ['goodbye', 'see you'] });
     const next = engine.send(ui('next'));
-    expect(one(next, 'flow_state').agent.response_constraint).toBeUndefined();
+    expect(only(next, 'flow_state').agent.response_constraint).toBeUndefined();
   });
 });
 
@@ -642,7 +631,7 @@ describe('guarded transitions', () => {
   it('reports guard_failed when every guarded branch fails', () => {
     const { engine } = start(ages);
     const out = call(engine, 'save_age', { age: 30 });
-    expect(one(out, 'transition_blocked')).toMatchObject({ from_state: 'ask_age', attempted_target: 'minor', reason: 'guard_failed' });
+    expect(only(out, 'transition_blocked')).toMatchObject({ from_state: 'ask_age', attempted_target: 'minor', reason: 'guard_failed' });
     expect(engine.view.state).toBe('ask_age');
     expect(engine.view.values['age']).toBe(30);
   });
@@ -650,7 +639,7 @@ describe('guarded transitions', () => {
   it('takes the first branch whose guard holds', () => {
     const { engine } = start(ages);
     const out = call(engine, 'save_age', { age: 70 });
-    expect(only(out, 'transition_blocked')).toEqual([]);
+    expect(ofType(out, 'transition_blocked')).toEqual([]);
     expect(engine.view.state).toBe('senior');
   });
 });

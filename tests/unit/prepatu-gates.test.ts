@@ -2,13 +2,13 @@
 // utterance captures that require confirmation, and who hears about a blocked transition.
 
 import { describe, expect, it } from 'vitest';
+import { ofType, only } from '../support/engine-harness.ts';
 import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
 import { FlowEngine } from '../../src/engine/engine.ts';
 import { loadFlow } from '../../src/engine/load-flow.ts';
 import type { EngineMessage } from '../../src/engine/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 
-type Of<T extends EngineMessage['type']> = Extract<EngineMessage, { type: T }>;
 
 /** Starts an inline flow that must have no error; `entered` holds the messages of the start. */
 function start(yaml: string) {
@@ -17,17 +17,6 @@ function start(yaml: string) {
   const engine = new FlowEngine(loaded!, new VirtualClock());
   const entered = engine.start();
   return { engine, entered };
-}
-
-function only<T extends EngineMessage['type']>(ms: readonly EngineMessage[], type: T): Of<T>[] {
-  return ms.filter((m): m is Of<T> => m.type === type);
-}
-
-/** The one message of `type` among `ms`. */
-function one<T extends EngineMessage['type']>(ms: readonly EngineMessage[], type: T): Of<T> {
-  const found = only(ms, type);
-  expect(found.map((m) => m.type)).toEqual([type]);
-  return found[0]!;
 }
 
 /** The LLM calls `name` in the current epoch. */
@@ -58,7 +47,7 @@ describe('confirmation_gate.prompt', () => {
 
   it('is given as the flow writes it in flow_state.gate_prompt and to the LLM, to fill in once heard', () => {
     const { engine } = start(flow);
-    const state = one(call(engine, 'save_name', { first_name: 'Ana' }), 'flow_state');
+    const state = only(call(engine, 'save_name', { first_name: 'Ana' }), 'flow_state');
     expect(state.state).toBe('check');
     expect(state.gate).toEqual({ first_name: 'pending' });
     expect(state.gate_prompt).toBe('I heard {first_name}, is that right?');
@@ -69,7 +58,7 @@ describe('confirmation_gate.prompt', () => {
     const { engine } = start(flow);
     call(engine, 'save_name', { first_name: 'Ana' });
     const out = call(engine, 'save_name', { first_name: 'Bea' });
-    expect(one(out, 'speech_cue')).toEqual({ type: 'speech_cue', text: 'I heard Bea, is that right?', reason: 'confirm_capture' });
+    expect(only(out, 'speech_cue')).toEqual({ type: 'speech_cue', text: 'I heard Bea, is that right?', reason: 'confirm_capture' });
     expect(engine.view.pending).toEqual(['first_name']);
   });
 });
@@ -107,31 +96,31 @@ describe('confirm_phrases and reject_phrases', () => {
   it.each(['yes', 'Yes!', "  THAT'S RIGHT.  ", 'yes...'])('"%s" confirms every pending value without the LLM', (text) => {
     const engine = captured(withPhrases);
     const out = say(engine, text);
-    expect(only(out, 'llm_turn').filter((m) => m.reason === 'user_spoke')).toEqual([]);
-    expect(only(out, 'flow_variable').map((m) => [m.name, m.status])).toEqual([
+    expect(ofType(out, 'llm_turn').filter((m) => m.reason === 'user_spoke')).toEqual([]);
+    expect(ofType(out, 'flow_variable').map((m) => [m.name, m.status])).toEqual([
       ['first_name', 'confirmed'],
       ['last_name', 'confirmed'],
     ]);
-    expect(one(out, 'flow_state').state).toBe('welcome');
-    expect(one(out, 'flow_end').variables).toEqual({ first_name: 'Ana', last_name: 'Lopez' });
+    expect(only(out, 'flow_state').state).toBe('welcome');
+    expect(only(out, 'flow_end').variables).toEqual({ first_name: 'Ana', last_name: 'Lopez' });
   });
 
   it.each(['no', 'No.', 'WRONG!'])('"%s" rejects every pending value without the LLM', (text) => {
     const engine = captured(withPhrases);
     const out = say(engine, text);
-    expect(only(out, 'llm_turn').filter((m) => m.reason === 'user_spoke')).toEqual([]);
-    expect(only(out, 'flow_variable').map((m) => [m.name, m.status])).toEqual([
+    expect(ofType(out, 'llm_turn').filter((m) => m.reason === 'user_spoke')).toEqual([]);
+    expect(ofType(out, 'flow_variable').map((m) => [m.name, m.status])).toEqual([
       ['first_name', 'cleared'],
       ['last_name', 'cleared'],
     ]);
-    expect(one(out, 'flow_state')).toMatchObject({ state: 'ask', gate: { first_name: 'empty', last_name: 'empty' } });
+    expect(only(out, 'flow_state')).toMatchObject({ state: 'ask', gate: { first_name: 'empty', last_name: 'empty' } });
     expect(engine.view.values).toEqual({});
   });
 
   it('leaves a transcript that is more than a phrase to the LLM', () => {
     const engine = captured(withPhrases);
     const out = say(engine, 'yes, but my last name is Lopes');
-    expect(one(out, 'llm_turn').reason).toBe('user_spoke');
+    expect(only(out, 'llm_turn').reason).toBe('user_spoke');
     expect(engine.view.pending).toEqual(['first_name', 'last_name']);
   });
 
@@ -164,22 +153,22 @@ describe('on_utterance with requires_confirmation', () => {
   it('makes the capture pending and waits for a confirmation, as behind a gate', () => {
     const { engine } = start(flow);
     const heard = say(engine, 'My name is Ana');
-    expect(one(heard, 'flow_variable')).toMatchObject({ name: 'first_name', value: 'Ana', status: 'pending', source: 'utterance' });
-    expect(one(heard, 'speech_cue').reason).toBe('confirm_capture');
-    expect(only(heard, 'llm_turn')).toEqual([]);
-    expect(only(heard, 'flow_state')).toEqual([]);
+    expect(only(heard, 'flow_variable')).toMatchObject({ name: 'first_name', value: 'Ana', status: 'pending', source: 'utterance' });
+    expect(only(heard, 'speech_cue').reason).toBe('confirm_capture');
+    expect(ofType(heard, 'llm_turn')).toEqual([]);
+    expect(ofType(heard, 'flow_state')).toEqual([]);
     expect(engine.view.state).toBe('ask');
     expect(engine.view.pending).toEqual(['first_name']);
     expect(engine.view.tools).toEqual(expect.arrayContaining(['confirm_first_name', 'reject_first_name', 'confirm_ask', 'reject_ask']));
 
-    expect(one(call(engine, 'confirm_first_name'), 'tool_rejected').reason).toBe('no_user_turn');
-    expect(one(call(engine, 'skip'), 'transition_blocked')).toMatchObject({ reason: 'pending_confirmation', variables: { first_name: 'Ana' } });
+    expect(only(call(engine, 'confirm_first_name'), 'tool_rejected').reason).toBe('no_user_turn');
+    expect(only(call(engine, 'skip'), 'transition_blocked')).toMatchObject({ reason: 'pending_confirmation', variables: { first_name: 'Ana' } });
     expect(engine.view.state).toBe('ask');
 
     say(engine, 'yes');
     const confirmed = call(engine, 'confirm_first_name');
-    expect(one(confirmed, 'flow_state')).toMatchObject({ state: 'welcome', artifact: { text: 'Hello Ana' } });
-    expect(one(confirmed, 'flow_end').variables).toEqual({ first_name: 'Ana' });
+    expect(only(confirmed, 'flow_state')).toMatchObject({ state: 'welcome', artifact: { text: 'Hello Ana' } });
+    expect(only(confirmed, 'flow_end').variables).toEqual({ first_name: 'Ana' });
   });
 
   it('clears the capture when the visitor rejects it', () => {
@@ -247,8 +236,8 @@ describe('on_transition_blocked', () => {
     ['transitions', blockedOnGuard, 'guard_failed'],
   ] as const)('on %s, notify_llm: false suppresses the system message', (_where, blocked, reason) => {
     const out = blocked('{ notify_llm: false }');
-    expect(one(out, 'transition_blocked').reason).toBe(reason);
-    expect(only(out, 'system_message')).toEqual([]);
+    expect(only(out, 'transition_blocked').reason).toBe(reason);
+    expect(ofType(out, 'system_message')).toEqual([]);
   });
 
   it.each([
@@ -256,8 +245,8 @@ describe('on_transition_blocked', () => {
     ['transitions', blockedOnGuard],
   ] as const)('on %s, notify_client: false suppresses transition_blocked', (_where, blocked) => {
     const out = blocked('{ notify_client: false }');
-    expect(only(out, 'transition_blocked')).toEqual([]);
-    expect(one(out, 'system_message').text).toContain('blocked');
+    expect(ofType(out, 'transition_blocked')).toEqual([]);
+    expect(only(out, 'system_message').text).toContain('blocked');
   });
 
   it.each([
@@ -265,7 +254,7 @@ describe('on_transition_blocked', () => {
     ['transitions', blockedOnGuard],
   ] as const)('on %s, both notices are given by default', (_where, blocked) => {
     const out = blocked('{}');
-    expect(only(out, 'transition_blocked')).toHaveLength(1);
-    expect(one(out, 'system_message').text).toContain('blocked');
+    expect(ofType(out, 'transition_blocked')).toHaveLength(1);
+    expect(only(out, 'system_message').text).toContain('blocked');
   });
 });
