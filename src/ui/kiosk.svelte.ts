@@ -104,24 +104,23 @@ export class Kiosk {
     return this.loaded?.flow.mode ?? 'kiosk';
   }
 
-  /** Every field the flow shows anywhere, by variable, for labels on the end screen. */
+  /**
+   * A variable in the visitor's words, for the end screen: the label of the field that asks for it
+   * without a leading "Your" ("Date of birth"), or the variable's own words when that label is a
+   * question ("What's your first name?" → "First name") or no field asks for it.
+   */
   fieldLabel(variable: string): string {
+    let label: string | undefined;
     for (const s of Object.values(this.loaded?.flow.states ?? {})) {
-      const f = s.ui?.fields.find((x: Field) => x.id === variable);
-      if (f) return f.label.replace(/[?:]\s*$/, '');
-      if (s.ui?.variable === variable && s.ui.title) return variable.replace(/_/g, ' ');
+      label ??= s.ui?.fields.find((x: Field) => x.id === variable)?.label.trim();
     }
-    return variable.replace(/_/g, ' ');
+    const words = label === undefined || label.endsWith('?') ? variable.replace(/_/g, ' ') : label.replace(/:$/, '').replace(/^your\s+/i, '');
+    return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
-  /**
-   * A field named inside a sentence ("Please check your …"): its label in lower case without a
-   * leading "your", or its variable's words when the label is a question ("What's your first name?").
-   */
+  /** A variable named inside a sentence ("Please check your date of birth"): fieldLabel, first word in lower case. */
   private fieldNoun(variable: string): string {
-    const asked = Object.values(this.loaded?.flow.states ?? {}).some((s) => s.ui?.fields.some((f: Field) => f.id === variable && f.label.trim().endsWith('?')));
-    const noun = asked ? variable.replace(/_/g, ' ') : this.fieldLabel(variable);
-    return noun.toLowerCase().replace(/^your\s+/, '');
+    return this.fieldLabel(variable).replace(/^\p{Lu}(?=\p{Ll}|\s|$)/u, (c) => c.toLowerCase());
   }
 
   start(): void {

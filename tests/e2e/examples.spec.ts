@@ -1,0 +1,72 @@
+// The example flows end to end, as a newcomer would try them: typing answers to the offline
+// agent, confirming what it heard, and tapping through to the end screen.
+
+import { expect, test } from '@playwright/test';
+import { agentLines, expectStep, fieldBlock, input, kiosk, say, startVisit } from './support/kiosk.ts';
+
+test('clinic check-in: name and date of birth by typing, an appointment, check-in confirmed', async ({ page }) => {
+  await startVisit(page, { flow: 'clinic-checkin' });
+  await expectStep(page, 'identify');
+
+  await say(page, 'I am Maria Garcia, born 15 March 1990');
+  await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending');
+  await expect(fieldBlock(page, 'date_of_birth')).toHaveAttribute('data-status', 'pending');
+  await expect(input(page, 'Full name')).toHaveValue('Maria Garcia');
+  await expect(input(page, 'Date of birth')).toHaveValue('1990-03-15');
+  await say(page, 'yes');
+
+  await expectStep(page, 'reason');
+  await expect(page.getByRole('heading', { name: 'Thank you, Maria Garcia. What brings you in today?' })).toBeVisible();
+  await page.getByRole('button', { name: 'I have an appointment' }).click();
+
+  await expectStep(page, 'appointment');
+  await page.getByRole('combobox', { name: 'Which doctor are you seeing?', exact: true }).selectOption('Dr. Lindqvist');
+  await input(page, 'What time is it?').fill('10:30');
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  await expectStep(page, 'summary');
+  await expect(page.getByRole('main').getByText('Name: Maria Garcia')).toBeVisible();
+  await say(page, 'Please check me in');
+  const pending = page.getByRole('region', { name: 'Please confirm' });
+  await expect(pending).toContainText('Check in Maria Garcia');
+  await expect(agentLines(page).last()).toContainText('Shall I go ahead?');
+  await pending.getByRole('button', { name: 'Yes, go ahead' }).click();
+
+  await expectStep(page, 'checked_in');
+  await expect(page.getByRole('heading', { name: "You're checked in, Maria Garcia" })).toBeVisible();
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
+  const summary = page.getByRole('region', { name: 'What you told us' });
+  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason', 'Doctor', 'Appointment time']);
+  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', '1990-03-15', 'appointment', 'Dr. Lindqvist', '10:30']);
+});
+
+test('visitor sign-in: name and email by typing, confirmed by voice, host and rules by touch', async ({ page }) => {
+  await startVisit(page, { flow: 'visitor-signin' });
+  await expectStep(page, 'details');
+
+  await say(page, 'My name is Sam Lee');
+  await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending');
+  await say(page, 'my email is sam.lee@example.com');
+  await expect(fieldBlock(page, 'email')).toHaveAttribute('data-status', 'pending');
+  await expect(input(page, 'Email address')).toHaveValue('sam.lee@example.com');
+  await expect(agentLines(page).last()).toHaveText('Kiosk: I have Sam Lee, email sam.lee@example.com. Is that right?');
+  await say(page, 'yes');
+
+  await expectStep(page, 'host');
+  await page.getByRole('button', { name: 'Tom Becker' }).click();
+
+  await expectStep(page, 'rules');
+  await expect(page.getByRole('main').getByText('Stay with Tom Becker or a member of staff.')).toBeVisible();
+  await page.getByRole('button', { name: 'I agree' }).click();
+
+  await expectStep(page, 'badge');
+  await expect(page.getByRole('heading', { name: 'Welcome, Sam Lee' })).toBeVisible();
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
+  const summary = page.getByRole('region', { name: 'What you told us' });
+  await expect(summary.locator('dt')).toHaveText(['Name', 'Email address', 'Host', 'Rules accepted']);
+  await expect(summary.locator('dd')).toHaveText(['Sam Lee', 'sam.lee@example.com', 'Tom Becker', 'Yes']);
+});

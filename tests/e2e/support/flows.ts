@@ -1,0 +1,100 @@
+// Flows the tests serve themselves (with page.route), for cases the example flows do not have:
+// a broken file for the operator screen and a step that tries to move on while a value waits.
+
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+
+/** Where served test flows live; the kiosk fetches them like any flow URL. */
+export const TEST_FLOWS = '/test-flows';
+
+/** Serves `body` at `path` on the kiosk's origin with the given HTTP status. */
+export async function serveFlow(page: Page, path: string, body: string, status = 200): Promise<void> {
+  await page.route(
+    (url) => url.pathname === path,
+    (route) => route.fulfill({ status, contentType: 'text/yaml; charset=utf-8', body }),
+  );
+}
+
+/** A golden diagnostics fixture: the broken flow, and the lines `vfdl check` prints for it as `file`. */
+export function brokenFlow(name: string, file: string): { yaml: string; expected: string[] } {
+  const dir = new URL('../../fixtures/diagnostics/', import.meta.url);
+  const yaml = readFileSync(new URL(`${name}.yml`, dir), 'utf8');
+  const expected = readFileSync(new URL(`${name}.expected`, dir), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.replace(`tests/fixtures/diagnostics/${name}.yml`, file));
+  return { yaml, expected };
+}
+
+/**
+ * The onboarding name step, plus "next" said aloud as a way on: with the name still waiting for
+ * confirmation the engine must block it (transition_blocked, pending_confirmation).
+ */
+export const MOVE_ON_WHILE_PENDING = `
+vfdl: 1
+id: move_on_while_pending
+title: Welcome
+language: en-US
+mode: kiosk
+variables:
+  first_name: { type: string, required: true }
+states:
+  ask_name:
+    ui:
+      artifact_type: form
+      title: Welcome!
+      fields:
+        - { id: first_name, type: text, label: "What's your first name?", required: true }
+      submit_label: Continue
+    agent:
+      prompt: Ask the visitor for their first name.
+      tools: []
+    confirmation_gate:
+      variables: [first_name]
+      prompt: "I heard {first_name}. Is that right?"
+      on_confirm: __end__
+      on_reject: { action: clear, target: ask_name }
+    transitions:
+      on_ui_event: { form_submit: __end__ }
+      on_utterance:
+        - pattern: "my name is\\\\s+([A-Za-z]+)"
+          capture_to: first_name
+        - pattern: "^(?:next|go on|skip it)$"
+          target: __end__
+`;
+
+/** One form with every field type the kiosk draws, for the accessibility checks. */
+export const EVERY_FIELD_TYPE = `
+vfdl: 1
+id: every_field_type
+title: Every field type
+language: en-US
+mode: kiosk
+variables:
+  full_name: { type: string, required: true }
+  email: { type: email }
+  phone: { type: string }
+  guests: { type: number }
+  visit_date: { type: date }
+  room: { type: enum, enum: [Oak, Elm] }
+  newsletter: { type: boolean }
+states:
+  details:
+    ui:
+      artifact_type: form
+      title: Your details
+      fields:
+        - { id: full_name, type: text, label: Full name, required: true }
+        - { id: email, type: email, label: Email address }
+        - { id: phone, type: tel, label: Phone number }
+        - { id: guests, type: number, label: Number of guests }
+        - { id: visit_date, type: date, label: Date of your visit }
+        - { id: room, type: select, label: Meeting room, options: [Oak, Elm] }
+        - { id: newsletter, type: checkbox, label: Send me the newsletter }
+      submit_label: Continue
+    agent:
+      prompt: Ask for the visitor's details.
+      tools: []
+    transitions:
+      on_ui_event: { form_submit: __end__ }
+`;
