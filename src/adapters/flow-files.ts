@@ -40,6 +40,10 @@ export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch)
   try {
     const response = await fetcher(requested);
     if (!response.ok) return failure(requested, `could not load the flow: the server answered ${response.status} ${response.statusText}`.trim());
+    // Web servers that answer every path with the app's page (as single-page hosts do) say 200.
+    if ((response.headers.get('content-type') ?? '').includes('text/html')) {
+      return failure(requested, 'could not load the flow: the address gave a web page, not a flow file (is the path right?)');
+    }
     text = await response.text();
   } catch (e) {
     return failure(requested, `could not load the flow: ${(e as Error).message}`);

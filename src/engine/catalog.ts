@@ -8,6 +8,7 @@ import {
   hasActionGate,
   REJECT_ACTION,
   resolveTool,
+  type ChoiceOption,
   type FieldType,
   type Flow,
   type SourcePath,
@@ -34,6 +35,8 @@ export interface Catalog {
   toolSpecs: ReadonlyMap<string, readonly ToolSpec[]>;
   /** state id -> variables that something in that state can set */
   settable: ReadonlyMap<string, ReadonlySet<string>>;
+  /** variable -> choice id -> the label a visitor sees (options and select fields) */
+  choiceLabels: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 const FIELD_VALUE_TYPE: Record<FieldType, ValueType> = {
@@ -138,7 +141,18 @@ export function buildCatalog(flow: Flow): Catalog {
     toolSpecs.set(id, specs);
     settable.set(id, settersOf(flow, s));
   }
-  return { variables: vars, offered, toolSpecs, settable };
+  const choiceLabels = new Map<string, Map<string, string>>();
+  const addLabels = (variable: string, options: readonly ChoiceOption[]) => {
+    const labels = choiceLabels.get(variable) ?? new Map<string, string>();
+    for (const o of options) if (o.label !== o.id && !labels.has(o.id)) labels.set(o.id, o.label);
+    if (labels.size) choiceLabels.set(variable, labels);
+  };
+  for (const id of flow.stateOrder) {
+    const ui = flow.states[id]!.ui;
+    if (ui?.variable) addLabels(ui.variable, ui.options);
+    for (const f of ui?.fields ?? []) if (f.options) addLabels(f.id, f.options);
+  }
+  return { variables: vars, offered, toolSpecs, settable, choiceLabels };
 }
 
 function dedupe(names: string[]): string[] {

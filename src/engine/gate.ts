@@ -63,8 +63,9 @@ export function rejectVariables(t: Turn, vars: readonly string[]): { cleared: st
 /** The confirmation question for the current pending values. */
 export function confirmQuestion(t: Turn): string {
   const gate = t.state?.gate;
-  if (gate?.prompt) return interpolate(gate.prompt, t.s.values);
-  const pending = t.pendingVars().map((v) => displayValue(t.s.values[v]));
+  const shown = t.shown;
+  if (gate?.prompt) return interpolate(gate.prompt, shown);
+  const pending = t.pendingVars().map((v) => displayValue(shown[v]));
   return `I heard ${pending.join(' and ')}. Is that right?`;
 }
 

@@ -86,23 +86,27 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
   const mapped = state.transitions.onUiEvent[ev.event];
   switch (ev.event) {
     case 'form_submit': {
-      const problems: string[] = [];
+      const missing: string[] = [];
+      const invalid: string[] = [];
       const typed: Record<string, unknown> = {};
       const given = ev.values ?? {};
       for (const f of ui?.fields ?? []) {
         const raw = given[f.id];
-        const blank = isBlank(raw);
-        if (blank) {
-          if (f.required && f.type !== 'checkbox') problems.push(f.id);
+        if (isBlank(raw)) {
+          if (f.required && f.type !== 'checkbox') missing.push(f.id);
           continue;
         }
         const info = t.cat.variables.get(f.id);
         const c = convertValue(info?.type ?? 'string', raw, info?.enum);
         if (c.ok) typed[f.id] = c.value;
-        else problems.push(f.id);
+        else invalid.push(f.id);
       }
-      if (problems.length) {
-        reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', problems, `Please check: ${problems.join(', ')}.`);
+      if (invalid.length) {
+        reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', invalid, `Please check: ${invalid.join(', ')}.`);
+        return;
+      }
+      if (missing.length) {
+        reportBlocked(t, mapped?.[0]?.target ?? null, 'not_captured', missing, `Still needed: ${missing.join(', ')}.`);
         return;
       }
       for (const [k, v] of Object.entries(typed)) t.setValue(k, v, 'ui', true);

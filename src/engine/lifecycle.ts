@@ -96,7 +96,7 @@ export function enterState(t: Turn, id: string): void {
     flow_id: t.flow.id,
     state: id,
     epoch: t.s.epoch,
-    artifact: s.ui ? renderArtifact(s.ui, t.s.values) : null,
+    artifact: s.ui ? renderArtifact(s.ui, t.shown) : null,
     agent: {
       system_prompt: systemPrompt(t, s),
       tools: [...(t.cat.toolSpecs.get(id) ?? [])],

@@ -4,6 +4,7 @@
 
 import type { Catalog } from './catalog.ts';
 import { stateDef } from './error-state.ts';
+import { shownValues } from './shown-values.ts';
 import type { Flow, StateDef } from './flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
 
@@ -109,6 +110,11 @@ export class Turn {
 
   get state(): StateDef | undefined {
     return stateDef(this.flow, this.s.state);
+  }
+
+  /** The values as a visitor reads them (choice labels, dates in words). */
+  get shown(): Record<string, unknown> {
+    return shownValues(this.flow, this.cat, this.s.values);
   }
 
   emit(m: EngineMessage): void {

@@ -8,6 +8,7 @@ import { displayValue, interpolate, interpolateDeep } from './interpolate.ts';
 import type { RejectReason, ToolCallInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
+import { shownValues } from './shown-values.ts';
 import { checkParam } from './values.ts';
 
 export function reject(t: Turn, tool: string, callId: string, reason: RejectReason, detail: string, field?: string): void {
@@ -146,14 +147,14 @@ export function afterTool(t: Turn, tool: ToolDef): void {
     t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
     return;
   }
-  t.emit({ type: 'speech_cue', text: tool.speechCue ? interpolate(tool.speechCue, t.s.values) : stillNeeded(t), reason: 'tool_handled' });
+  t.emit({ type: 'speech_cue', text: tool.speechCue ? interpolate(tool.speechCue, t.shown) : stillNeeded(t), reason: 'tool_handled' });
 }
 
 /** "Thank you. Next: your email address." from the form fields still empty. */
 export function stillNeeded(t: Turn): string {
   const empty = (t.state?.ui?.fields ?? []).filter((f) => t.s.values[f.id] === undefined || t.s.values[f.id] === '');
   if (empty.length === 0) return 'Thank you.';
-  const labels = empty.map((f) => interpolate(f.label, t.s.values).replace(/[?:]\s*$/, '').toLowerCase());
+  const labels = empty.map((f) => interpolate(f.label, t.shown).replace(/[?:]\s*$/, '').toLowerCase());
   return `Thank you. Next: ${labels.join(', ')}.`;
 }
 
@@ -164,8 +165,10 @@ function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unknown>, ca
   if (old) {
     t.emit({ type: 'action_result', action_id: old.id, tool: old.tool, status: 'cancelled', detail: 'replaced by a newer request' });
   }
-  const values = { ...t.s.values, ...args };
-  const summary = tool.summary ? interpolate(tool.summary, values) : `${tool.description || tool.name}: ${Object.values(args).map(displayValue).join(', ')}`;
+  const values = shownValues(t.flow, t.cat, { ...t.s.values, ...args });
+  const summary = tool.summary
+    ? interpolate(tool.summary, values)
+    : `${tool.description || tool.name}: ${Object.keys(args).map((k) => displayValue(values[k])).join(', ')}`;
   const id = t.id('action');
   const expiresAt = t.s.now + (tool.expiresAfter ?? 300) * 1000;
   t.s.pendingAction = { id, tool: tool.name, args, summary, proposedAt: t.s.now, expiresAt, heard: false };

@@ -9,6 +9,7 @@ import { FlowEngine } from '../engine/engine.ts';
 import type { Field } from '../engine/flow.ts';
 import type { LoadedFlow } from '../engine/load-flow.ts';
 import { displayValue } from '../engine/interpolate.ts';
+import { shownValues } from '../engine/shown-values.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage, UiEventInput } from '../engine/messages.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { LanguageModel } from '../ports/language-model.ts';
@@ -261,7 +262,7 @@ export class Kiosk {
           if (m.status === 'failed') this.notice = { near: null, text: 'Sorry, that did not go through. Please try again or ask a member of staff.' };
           break;
         case 'flow_end':
-          this.endValues = m.variables;
+          this.endValues = this.loaded ? shownValues(this.loaded.flow, this.loaded.catalog, m.variables) : m.variables;
           this.phase = 'ended';
           this.cancelIdle?.();
           if (m.mode === 'kiosk') {

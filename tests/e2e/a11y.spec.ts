@@ -35,7 +35,7 @@ test('clinic screens: two fields with a notice, a card with an action to confirm
 
   await input(page, 'Date of birth').fill('1990-03-15');
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: 'Collect a prescription' }).click();
+  await page.getByRole('button', { name: "Prescription collection I'm here to collect a prescription" }).click();
   await expectStep(page, 'summary');
   await say(page, 'Please check me in');
   await expect(page.getByRole('region', { name: 'Please confirm' })).toBeVisible();

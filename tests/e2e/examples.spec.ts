@@ -17,7 +17,7 @@ test('clinic check-in: name and date of birth by typing, an appointment, check-i
 
   await expectStep(page, 'reason');
   await expect(page.getByRole('heading', { name: 'Thank you, Maria Garcia. What brings you in today?' })).toBeVisible();
-  await page.getByRole('button', { name: 'I have an appointment' }).click();
+  await page.getByRole('button', { name: 'Appointment I have a booked appointment' }).click();
 
   await expectStep(page, 'appointment');
   await page.getByRole('combobox', { name: 'Which doctor are you seeing?', exact: true }).selectOption('Dr. Lindqvist');
@@ -39,7 +39,7 @@ test('clinic check-in: name and date of birth by typing, an appointment, check-i
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
   const summary = page.getByRole('region', { name: 'What you told us' });
   await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason', 'Doctor', 'Appointment time']);
-  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', '1990-03-15', 'appointment', 'Dr. Lindqvist', '10:30']);
+  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 15, 1990', 'Appointment', 'Dr. Lindqvist', '10:30']);
 });
 
 test('visitor sign-in: name and email by typing, confirmed by voice, host and rules by touch', async ({ page }) => {

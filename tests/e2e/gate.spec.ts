@@ -65,7 +65,7 @@ test('moving on while the name waits is blocked with a notice beside the name', 
   await expect(page.getByRole('heading', { name: 'All done. Thank you!' })).toBeVisible();
 });
 
-test('Continue with the date of birth empty while the name waits: a notice beside the date', async ({ page }) => {
+test('Continue with the date of birth empty while the name waits: "we still need" beside the date', async ({ page }) => {
   await startVisit(page, { flow: 'clinic-checkin' });
   await say(page, 'My name is Maria Garcia');
   await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending');
@@ -73,8 +73,8 @@ test('Continue with the date of birth empty while the name waits: a notice besid
   await page.getByRole('button', { name: 'Continue' }).click();
 
   const notice = fieldBlock(page, 'date_of_birth').getByRole('alert');
-  await expect(notice).toHaveText('Please check your date of birth.');
-  await expect(input(page, 'Date of birth')).toHaveAccessibleDescription('Please check your date of birth.');
+  await expect(notice).toHaveText('We still need your date of birth.');
+  await expect(input(page, 'Date of birth')).toHaveAccessibleDescription('We still need your date of birth.');
   await expectBeside(notice, input(page, 'Date of birth'));
   // Nothing moved and the heard name still waits for the visitor.
   await expectStep(page, 'identify');

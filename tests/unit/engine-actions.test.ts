@@ -74,7 +74,7 @@ describe('proposing an action', () => {
     h.clock.advance(5_000);
     const out = h.call('book_slot', BOOK, { call_id: 'c1' });
     const pending = only(out, 'action_pending');
-    expect(pending).toMatchObject({ tool: 'book_slot', summary: 'Book a cleaning on 2025-03-04 at 10:30 for Ann', args: BOOK, expires_at: 305_000 });
+    expect(pending).toMatchObject({ tool: 'book_slot', summary: 'Book a cleaning on March 4, 2025 at 10:30 for Ann', args: BOOK, expires_at: 305_000 });
     expect(only(out, 'tool_result')).toMatchObject({ call_id: 'c1', ok: true, content: { status: 'pending_confirmation' } });
     expect(ofType(out, 'flow_variable')).toEqual([]);
     expect(ofType(out, 'action_result')).toEqual([]);
@@ -143,7 +143,7 @@ describe('confirming an action', () => {
     const id = propose(h);
     const out = h.call('reject_action');
     expect(only(out, 'action_result')).toMatchObject({ action_id: id, status: 'rejected' });
-    expect(only(out, 'system_message').text).toContain('Book a cleaning on 2025-03-04');
+    expect(only(out, 'system_message').text).toContain('Book a cleaning on March 4, 2025');
     expect(h.engine.view.pendingAction).toBeNull();
     expect(h.engine.view.values).toEqual({ patient: 'Ann', seats: 2 });
     expect(h.engine.view.state).toBe('book');

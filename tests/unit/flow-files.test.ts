@@ -48,4 +48,11 @@ describe('loadFlowFor', () => {
     }) as typeof fetch);
     expect(offline.diagnostics[0]?.message).toBe('could not load the flow: Failed to fetch');
   });
+
+  it('says so when the address gives a web page (a host that answers every path with the app)', async () => {
+    const page = (async () => new Response('<!doctype html><title>Kiosk</title>', { status: 200, headers: { 'content-type': 'text/html' } })) as typeof fetch;
+    const r = await loadFlowFor('?flow=/flows/typo.yaml', page);
+    expect(r.loaded).toBeUndefined();
+    expect(r.diagnostics[0]?.message).toBe('could not load the flow: the address gave a web page, not a flow file (is the path right?)');
+  });
 });

@@ -291,7 +291,7 @@ describe('an action gate', () => {
     expect(loop.lastCaption).toBe("Thanks. What's your visit date?");
     await loop.say('on the 3rd of May 2031');
     expect(callsSince(loop, 0)).toEqual(['book_visit {"day":"2031-05-03","guests":2}']);
-    expect(loop.lastCaption).toBe('Book a visit on 2031-05-03 for 2 guests. Shall I go ahead?');
+    expect(loop.lastCaption).toBe('Book a visit on May 3, 2031 for 2 guests. Shall I go ahead?');
     await loop.say('yes please');
     expect(callsSince(loop, 1)).toEqual(['confirm_action {}']);
     expect(loop.view.ended).toBe(true);
@@ -307,6 +307,26 @@ describe('an action gate', () => {
     await loop.say('the 3rd of May 2031 for twelve guests');
     expect(loop.emitted.some((m) => m.type === 'tool_rejected' && m.reason === 'invalid_arguments')).toBe(true);
     expect(loop.lastCaption).toBe("Sorry, that doesn't look right. How many guests?");
+  });
+});
+
+describe('the clinic check-in, by voice alone', () => {
+  it('takes a yes on the summary as "check me in", then confirms the check-in on the second yes', async () => {
+    const clinic = load(readFileSync(new URL('../../flows/clinic-checkin.yaml', import.meta.url), 'utf8'));
+    const loop = await started(clinic);
+    await loop.say("I'm Maria Garcia, born on 15 March 1990");
+    expect(loop.view.pending).toEqual(['full_name', 'date_of_birth']);
+    await loop.say('yes');
+    expect(loop.view.state).toBe('reason');
+    await loop.say("I'm a walk-in");
+    expect(loop.view.state).toBe('summary');
+    const before = loop.calls.length;
+    await loop.say('yes');
+    expect(callsSince(loop, before)).toEqual(['check_in {}']);
+    expect(loop.view.pendingAction?.summary).toBe('Check in Maria Garcia for: Walk-in visit');
+    await loop.say('yes');
+    expect(callsSince(loop, before + 1)).toEqual(['confirm_action {}']);
+    expect(loop.view.state).toBe('checked_in');
   });
 });
 

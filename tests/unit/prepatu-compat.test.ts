@@ -286,7 +286,7 @@ describe('Prepatu artifacts', () => {
     expect(only(entered, 'flow_state').artifact?.fields[0]).toMatchObject({ id: 'email', placeholder: 'jane@example.com', required: true });
 
     const blocked = engine.send(ui('form_submit', { values: { email: '' } }));
-    expect(only(blocked, 'transition_blocked')).toMatchObject({ reason: 'invalid_input', variables: { email: null } });
+    expect(only(blocked, 'transition_blocked')).toMatchObject({ reason: 'not_captured', variables: { email: null } });
     expect(engine.view.state).toBe('contact');
 
     engine.send(ui('form_submit', { values: { email: 'jane@example.com' } }));
@@ -336,7 +336,8 @@ describe('Prepatu artifacts', () => {
     const out = engine.send(ui('option_select', { selected_id: 'pro' }));
     expect(only(out, 'flow_variable')).toMatchObject({ name: 'plan', value: 'pro', source: 'ui' });
     expect(engine.view.values['plan']).toBe('pro');
-    expect(only(out, 'flow_state').artifact?.text).toBe('You chose pro.');
+    // The stored value is the id; the screen reads the choice by its label.
+    expect(only(out, 'flow_state').artifact?.text).toBe('You chose Pro.');
   });
 
   it('carries a card\'s title, content and params', () => {

@@ -187,6 +187,13 @@ export function namedPlainTool(screen: Screen, utterance: string): PlannedCall |
 /** For a yes or a no: the one tool without parameters that means going on, or going back. */
 export function answeredPlainTool(screen: Screen, answer: YesNo): PlannedCall | undefined {
   const meaning = answer === 'yes' ? GO_ON : GO_BACK;
-  const matching = plainTools(screen).filter((t) => meaning.test(nameWords(t)[0] ?? ''));
-  return matching.length === 1 ? { tool: matching[0]!.function.name, args: {} } : undefined;
+  const plain = plainTools(screen);
+  const matching = plain.filter((t) => meaning.test(nameWords(t)[0] ?? ''));
+  if (matching.length === 1) return { tool: matching[0]!.function.name, args: {} };
+  // One thing to do here ("check_in"): a yes means do it, unless its name says go back.
+  const only = plain.length === 1 ? plain[0]! : undefined;
+  if (answer === 'yes' && matching.length === 0 && only && !GO_BACK.test(nameWords(only)[0] ?? '')) {
+    return { tool: only.function.name, args: {} };
+  }
+  return undefined;
 }

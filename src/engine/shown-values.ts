@@ -1,0 +1,38 @@
+// How values read to a visitor: a choice by its label ("Walk-in visit", not walk_in) and a date
+// in words in the flow's language ("March 15, 1990"). Used for what the screen and the kiosk's
+// own cues say; the LLM's prompt and flow_end keep the values as stored.
+
+import type { Catalog } from './catalog.ts';
+import type { Flow } from './flow.ts';
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(language: string): Intl.DateTimeFormat {
+  let f = dateFormats.get(language);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' });
+    } catch {
+      f = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+    }
+    dateFormats.set(language, f);
+  }
+  return f;
+}
+
+/** One value as a visitor should read it. */
+export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknown): unknown {
+  const label = cat.choiceLabels.get(name)?.get(String(value));
+  if (label !== undefined) return label;
+  if (cat.variables.get(name)?.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return dateFormat(flow.language).format(new Date(`${value}T00:00:00Z`));
+  }
+  return value;
+}
+
+/** Every value as a visitor should read it. */
+export function shownValues(flow: Flow, cat: Catalog, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = shownValue(flow, cat, k, v);
+  return out;
+}
