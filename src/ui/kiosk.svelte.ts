@@ -150,7 +150,7 @@ export class Kiosk {
 
   say(text: string): void {
     this.activity();
-    this.conversation?.say(text);
+    this.guarded(() => this.conversation?.say(text));
   }
 
   submitForm(): void {
@@ -212,7 +212,17 @@ export class Kiosk {
 
   private send(event: UiEventInput): void {
     this.activity();
-    this.conversation?.ui(event);
+    this.guarded(() => this.conversation?.ui(event));
+  }
+
+  /** A fault in the kiosk itself never leaves a dead screen: the visitor is told and can start over. */
+  private guarded(act: () => void): void {
+    try {
+      act();
+    } catch (error) {
+      console.error('kiosk:', error);
+      this.notice = { near: null, text: 'Sorry, something went wrong here. Please tap Start over, or ask a member of staff.' };
+    }
   }
 
   private caption(id: string, who: Caption['who'], text: string, final: boolean): void {

@@ -157,8 +157,14 @@ export class Conversation {
     this.cue = null;
     const id = ++this.turnSeq;
     const epoch = this.engine.view.epoch;
-    const previous = this.running;
-    this.running = previous.then(() => this.runTurn(id, epoch, controller.signal));
+    // Turns run one after another; a turn that fails unexpectedly must not stop the next ones.
+    this.running = this.running
+      .then(() => this.runTurn(id, epoch, controller.signal))
+      .catch((error: unknown) => {
+        this.events.busy(false);
+        this.events.notice('model_failed', `${SORRY} (${(error as Error).message})`);
+        this.speakNow(SORRY);
+      });
   }
 
   private sceneHint(): SceneHint | undefined {

@@ -235,5 +235,28 @@ describe('Conversation', () => {
     expect(engine.view.state).toBe('host');
     expect(speech.at(-1)).toMatch(/visiting/i);
   });
+
+  it('a turn that fails unexpectedly says sorry and does not stop the turns after it', async () => {
+    const model = new ScriptedModel([[text('Hello!')], [call('c1', 'save_name', { first_name: 'Alex' })], [text('Got it.')], [text('Still here.')]]);
+    const { conversation, engine, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    const send = engine.send.bind(engine);
+    let broken = true;
+    engine.send = (input) => {
+      if (broken && !Array.isArray(input) && (input as { type: string }).type === 'tool_call') {
+        broken = false;
+        throw new Error('engine fault');
+      }
+      return send(input);
+    };
+    conversation.say('Alex');
+    await conversation.settled();
+    expect(log.notices.at(-1)).toMatch(/engine fault/);
+    expect(log.speech.at(-1)).toMatch(/Sorry/);
+    conversation.say('Are you there?');
+    await conversation.settled();
+    expect(log.speech.at(-1)).toBe('Got it.');
+  });
 });
 
