@@ -122,6 +122,15 @@ function questionForRejected(screen: Screen, outcome: ToolOutcome): string | und
   return p && paramQuestion(screen, p);
 }
 
+/** What to say after tool results, by what they were: the first that applies. */
+const ACKNOWLEDGEMENTS: readonly [(content: Record<string, unknown>) => boolean, string][] = [
+  [(c) => Array.isArray(c['rejected']), 'Sorry about that.'],
+  [(c) => c['status'] === 'cancelled', "All right, I won't do that."],
+  [(c) => c['status'] === 'confirmed', 'Done.'],
+  [(c) => Array.isArray(c['confirmed']), 'Thank you.'],
+  [(c) => typeof c['error'] === 'string', "Sorry, I couldn't do that."],
+];
+
 function resultsTurn(screen: Screen, outcomes: readonly ToolOutcome[]): TurnPlan {
   const has = (test: (c: Record<string, unknown>) => boolean) => outcomes.some((o) => test(o.content));
   const invalid = outcomes.find((o) => o.content['error'] === 'invalid_arguments');
@@ -131,19 +140,7 @@ function resultsTurn(screen: Screen, outcomes: readonly ToolOutcome[]): TurnPlan
   const summary = proposed?.content['summary'];
   if (typeof summary === 'string') return speak(actionQuestion(summary));
   if (has((c) => c['status'] === 'running')) return speak('One moment, please.');
-  const ack = has((c) => Array.isArray(c['rejected']))
-    ? 'Sorry about that.'
-    : has((c) => c['status'] === 'cancelled')
-      ? "All right, I won't do that."
-      : has((c) => c['status'] === 'confirmed')
-        ? 'Done.'
-        : has((c) => Array.isArray(c['confirmed']))
-          ? 'Thank you.'
-          : has((c) => typeof c['error'] === 'string')
-            ? "Sorry, I couldn't do that."
-            : screen.pending.length > 0
-              ? undefined
-              : 'Got it.';
+  const ack = ACKNOWLEDGEMENTS.find(([answered]) => has(answered))?.[1] ?? (screen.pending.length > 0 ? undefined : 'Got it.');
   return speak(ack, nextQuestion(screen));
 }
 
