@@ -275,7 +275,9 @@ export class Kiosk {
           this.endValues = this.loaded ? shownValues(this.loaded.flow, this.loaded.catalog, m.variables) : m.variables;
           this.phase = 'ended';
           this.cancelIdle?.();
-          if (m.mode === 'kiosk') {
+          this.cancelIdle = null;
+          if (m.mode === 'assistant') this.activity();
+          else {
             this.cancelEnd = this.timers.schedule(this.settings.endSeconds * 1000, () => this.startOver());
           }
           break;
@@ -306,7 +308,8 @@ export class Kiosk {
     this.stillThere = false;
     this.cancelIdle?.();
     this.cancelIdle = null;
-    if (this.phase !== 'running') return;
+    const talking = this.phase === 'running' || (this.phase === 'ended' && this.flowMode === 'assistant');
+    if (!talking) return;
     this.cancelIdle = this.timers.schedule(this.settings.idleSeconds * 1000, () => {
       this.stillThere = true;
       this.cancelIdle = this.timers.schedule(this.settings.idleGraceSeconds * 1000, () => this.startOver());

@@ -69,6 +69,16 @@ export class Conversation {
     if (!clean || this.stopped) return;
     this.events.visitorSpeech(clean);
     this.history.push({ role: 'user', content: clean });
+    if (this.engine.view.ended) {
+      // An assistant-mode flow stays a plain assistant after its end: no tools, just talk.
+      if (this.engine.loaded.flow.mode !== 'assistant') return;
+      this.tools = [];
+      this.systemPrompt = [this.engine.loaded.flow.basePrompt.trim(), 'The task is complete. Answer briefly; there is nothing more to fill in.']
+        .filter(Boolean)
+        .join('\n\n');
+      this.beginTurn();
+      return;
+    }
     this.handle(this.engine.send({ type: 'utterance', text: clean }));
   }
 

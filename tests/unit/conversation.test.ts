@@ -258,5 +258,37 @@ describe('Conversation', () => {
     await conversation.settled();
     expect(log.speech.at(-1)).toBe('Got it.');
   });
+
+  it('an assistant-mode flow keeps talking after its end, with no tools; a kiosk-mode one does not', async () => {
+    const source = readFileSync(new URL('../../flows/onboarding.yaml', import.meta.url), 'utf8');
+    for (const mode of ['assistant', 'kiosk'] as const) {
+      const flow = loadFlow(source.replace('mode: kiosk', `mode: ${mode}`), 'onboarding.yaml').loaded!;
+      const model = new ScriptedModel([[text('Hello!')], [text('Bye!')], [text('You are welcome.')]]);
+      const clock = new VirtualClock(0);
+      const engine = new FlowEngine(flow, clock);
+      const conversation = new Conversation(engine, model, new OfflineAgent(), clock, new ManualTimers(), {
+        engine: () => undefined,
+        agentSpeech: () => undefined,
+        visitorSpeech: () => undefined,
+        notice: () => undefined,
+        busy: () => undefined,
+      });
+      conversation.start();
+      conversation.ui({ type: 'ui_event', event: 'form_submit', values: { first_name: 'Alex' } });
+      conversation.ui({ type: 'ui_event', event: 'option_select', value: 'red' });
+      await conversation.settled();
+      expect(engine.view.ended).toBe(true);
+      const asked = model.requests.length;
+      conversation.say('Thanks!');
+      await conversation.settled();
+      if (mode === 'kiosk') {
+        expect(model.requests).toHaveLength(asked);
+      } else {
+        expect(model.requests).toHaveLength(asked + 1);
+        expect(model.requests.at(-1)!.tools).toEqual([]);
+        expect(model.requests.at(-1)!.messages.at(-1)).toEqual({ role: 'user', content: 'Thanks!' });
+      }
+    }
+  });
 });
 
