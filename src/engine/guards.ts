@@ -1,6 +1,7 @@
 // Guard conditions on transitions: {variable, operator, value}, grouped by all: / any:.
 
 import type { Condition, Guard } from './flow.ts';
+import { pattern } from './patterns.ts';
 
 function isEmptyValue(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -39,12 +40,10 @@ export function holds(c: Condition, values: Readonly<Record<string, unknown>>): 
       return asNumber(v) >= asNumber(c.value);
     case 'lte':
       return asNumber(v) <= asNumber(c.value);
-    case 'matches':
-      try {
-        return typeof c.value === 'string' && new RegExp(c.value, 'i').test(v === undefined || v === null ? '' : String(v));
-      } catch {
-        return false;
-      }
+    case 'matches': {
+      const re = typeof c.value === 'string' ? pattern(c.value, 'i') : null;
+      return re !== null && re.test(v === undefined || v === null ? '' : String(v));
+    }
   }
 }
 

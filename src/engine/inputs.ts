@@ -8,6 +8,7 @@ import type { ActionDoneInput, UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
 import { afterTool, decideAction, isBlank, stillNeeded } from './tool-call.ts';
+import { pattern } from './patterns.ts';
 import { convertValue } from './values.ts';
 
 // ------------------------------------------------------------------ utterances
@@ -55,12 +56,7 @@ export function handleUtterance(t: Turn, raw: string): void {
 
 /** The rule's captures, converted to their variables' types, or null when it does not match. */
 function matchRule(t: Turn, rule: UtteranceRule, text: string): Record<string, unknown> | null {
-  let m: RegExpExecArray | null;
-  try {
-    m = new RegExp(rule.pattern, 'i').exec(text);
-  } catch {
-    return null;
-  }
+  const m = pattern(rule.pattern, 'i')?.exec(text);
   if (!m) return null;
   const raw: Record<string, string | undefined> = {};
   rule.captureTo.forEach((v, i) => (raw[v] = m[i + 1]));

@@ -8,6 +8,7 @@ import { displayValue, interpolate, interpolateDeep } from './interpolate.ts';
 import type { RejectReason, ToolCallInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
+import { pattern } from './patterns.ts';
 import { shownValues } from './shown-values.ts';
 import { checkParam } from './values.ts';
 
@@ -64,12 +65,7 @@ export function isBlank(v: unknown): boolean {
 function extract(patterns: readonly string[], utterance: string): string | undefined {
   if (!utterance) return undefined;
   for (const p of patterns) {
-    let m: RegExpExecArray | null = null;
-    try {
-      m = new RegExp(p, 'i').exec(utterance);
-    } catch {
-      m = null;
-    }
+    const m = pattern(p, 'i')?.exec(utterance);
     if (m) return (m[1] ?? m[0]).trim();
   }
   return undefined;

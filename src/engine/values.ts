@@ -2,6 +2,7 @@
 // against a variable's or parameter's type. Conversion is lossless or it fails.
 
 import type { ParamDef, ValueType } from './flow.ts';
+import { pattern } from './patterns.ts';
 
 export type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
 
@@ -72,12 +73,7 @@ export function checkParam(p: ParamDef, raw: unknown): Converted {
     if (exact !== undefined) return { ok: true, value: exact };
   }
   if (p.pattern !== undefined && typeof v === 'string') {
-    let re: RegExp | undefined;
-    try {
-      re = new RegExp(p.pattern);
-    } catch {
-      re = undefined;
-    }
+    const re = pattern(p.pattern);
     if (re && !re.test(v)) return { ok: false, problem: `does not match ${p.pattern}` };
   }
   const size = typeof v === 'number' ? v : typeof v === 'string' ? v.length : undefined;
