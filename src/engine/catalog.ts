@@ -4,7 +4,6 @@
 
 import {
   CONFIRM_ACTION,
-  gateToolNames,
   hasActionGate,
   REJECT_ACTION,
   resolveTool,
@@ -110,35 +109,13 @@ export function buildCatalog(flow: Flow): Catalog {
   const settable = new Map<string, Set<string>>();
   for (const id of flow.stateOrder) {
     const s = flow.states[id]!;
-    const names = [...s.agent.tools];
-    const specs: ToolSpec[] = [];
-    for (const name of s.agent.tools) {
+    const own = s.agent.tools.flatMap((name) => {
       const t = resolveTool(flow, s, name);
-      if (t) specs.push(toolSpec(t));
-    }
-    if (s.gate) {
-      for (const v of s.gate.variables) {
-        names.push(`confirm_${v}`, `reject_${v}`);
-        specs.push(
-          generated(`confirm_${v}`, `The visitor said the value of ${v} is right. Call only after they confirm it.`),
-          generated(`reject_${v}`, `The visitor said the value of ${v} is wrong; it is cleared so you can ask again.`),
-        );
-      }
-      names.push(`confirm_${id}`, `reject_${id}`);
-      specs.push(
-        generated(`confirm_${id}`, `The visitor confirmed every value asked for here (${s.gate.variables.join(', ')}).`),
-        generated(`reject_${id}`, `The visitor said the values asked for here (${s.gate.variables.join(', ')}) are wrong.`),
-      );
-    }
-    if (hasActionGate(flow, s)) {
-      names.push(CONFIRM_ACTION, REJECT_ACTION);
-      specs.push(
-        generated(CONFIRM_ACTION, 'The visitor agreed to the pending action; it runs now. Call only after they say yes.'),
-        generated(REJECT_ACTION, 'The visitor declined the pending action; it is cancelled.'),
-      );
-    }
-    offered.set(id, dedupe(names));
-    toolSpecs.set(id, specs);
+      return t ? [toolSpec(t)] : [];
+    });
+    const made = generatedTools(flow, s);
+    offered.set(id, [...new Set([...s.agent.tools, ...made.map((t) => t.function.name)])]);
+    toolSpecs.set(id, [...own, ...made]);
     settable.set(id, settersOf(flow, s));
   }
   const choiceLabels = new Map<string, Map<string, string>>();
@@ -153,10 +130,6 @@ export function buildCatalog(flow: Flow): Catalog {
     for (const f of ui?.fields ?? []) if (f.options) addLabels(f.id, f.options);
   }
   return { variables: vars, offered, toolSpecs, settable, choiceLabels };
-}
-
-function dedupe(names: string[]): string[] {
-  return [...new Set(names)];
 }
 
 function generated(name: string, description: string): ToolSpec {
@@ -189,9 +162,35 @@ export function toolSpec(t: ToolDef): ToolSpec {
   };
 }
 
-/** Generated tool names of a state (for collision checks). */
+/**
+ * The tools the engine makes for a state: confirm_/reject_ for each gated variable and for the
+ * state as a whole, and confirm_action/reject_action where a tool is action-gated.
+ */
+export function generatedTools(flow: Flow, s: StateDef): ToolSpec[] {
+  const made: ToolSpec[] = [];
+  if (s.gate) {
+    const all = s.gate.variables.join(', ');
+    for (const v of s.gate.variables) {
+      made.push(
+        generated(`confirm_${v}`, `The visitor said the value of ${v} is right. Call only after they confirm it.`),
+        generated(`reject_${v}`, `The visitor said the value of ${v} is wrong; it is cleared so you can ask again.`),
+      );
+    }
+    made.push(
+      generated(`confirm_${s.id}`, `The visitor confirmed every value asked for here (${all}).`),
+      generated(`reject_${s.id}`, `The visitor said the values asked for here (${all}) are wrong.`),
+    );
+  }
+  if (hasActionGate(flow, s)) {
+    made.push(
+      generated(CONFIRM_ACTION, 'The visitor agreed to the pending action; it runs now. Call only after they say yes.'),
+      generated(REJECT_ACTION, 'The visitor declined the pending action; it is cancelled.'),
+    );
+  }
+  return made;
+}
+
+/** Names of the tools the engine makes for a state (see generatedTools). */
 export function generatedToolNames(flow: Flow, s: StateDef): string[] {
-  const names = gateToolNames(s);
-  if (hasActionGate(flow, s)) names.push(CONFIRM_ACTION, REJECT_ACTION);
-  return names;
+  return generatedTools(flow, s).map((t) => t.function.name);
 }

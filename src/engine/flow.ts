@@ -18,7 +18,6 @@ export type ValueType =
 
 export const END = '__end__';
 export const ERROR = '__error__';
-export const RESERVED_STATES: readonly string[] = [END, ERROR];
 
 /** A declared variable (`variables:`). */
 export interface VariableDecl {
@@ -255,16 +254,6 @@ export interface Flow {
   /** state ids in the order they were written */
   stateOrder: readonly string[];
   settings: FlowSettings;
-}
-
-/** Names of the tools the engine generates for a gated state. */
-export function gateToolNames(state: StateDef): string[] {
-  const gate = state.gate;
-  if (!gate) return [];
-  const names: string[] = [];
-  for (const v of gate.variables) names.push(`confirm_${v}`, `reject_${v}`);
-  names.push(`confirm_${state.id}`, `reject_${state.id}`);
-  return names;
 }
 
 export const CONFIRM_ACTION = 'confirm_action';

@@ -2,7 +2,8 @@
 // notes naming the tools the engine generates, and the gate's confirm and reject edges labelled
 // so a reader sees what confirming and rejecting do.
 
-import { END, ERROR, gateToolNames, type Branch, type Flow, type StateDef } from './flow.ts';
+import { generatedToolNames } from './catalog.ts';
+import { END, ERROR, type Branch, type Flow, type StateDef } from './flow.ts';
 
 const node = (id: string) => (id === END ? '[*]' : id === ERROR ? 'error_state' : id);
 const label = (text: string) => text.replace(/[:;#{}<>"]/g, ' ').replace(/\s+/g, ' ').trim();
@@ -14,7 +15,7 @@ function edges(from: string, branches: readonly Branch[], trigger: string, out: 
   }
 }
 
-function stateLines(s: StateDef, out: string[]): void {
+function stateLines(flow: Flow, s: StateDef, out: string[]): void {
   const t = s.transitions;
   for (const [event, bs] of Object.entries(t.onUiEvent)) edges(s.id, bs, `tap ${event}`, out);
   for (const [tool, bs] of Object.entries(t.onToolCall)) edges(s.id, bs, `tool ${tool}`, out);
@@ -33,7 +34,7 @@ function stateLines(s: StateDef, out: string[]): void {
     }
     out.push(`  note right of ${node(s.id)}`);
     out.push(`    gate on ${gate.variables.join(', ')}`);
-    out.push(`    generated tools ${gateToolNames(s).join(', ')}`);
+    out.push(`    generated tools ${generatedToolNames(flow, s).join(', ')}`);
     out.push('  end note');
   }
   if (s.terminal) out.push(`  ${node(s.id)} --> [*]: ${label('terminal state')}`);
@@ -42,7 +43,7 @@ function stateLines(s: StateDef, out: string[]): void {
 /** Mermaid `stateDiagram-v2` text for a flow. */
 export function flowToMermaid(flow: Flow): string {
   const out = ['stateDiagram-v2', `  [*] --> ${node(flow.initial)}`];
-  for (const id of flow.stateOrder) stateLines(flow.states[id]!, out);
+  for (const id of flow.stateOrder) stateLines(flow, flow.states[id]!, out);
   if (flow.settings.maxDurationSecs !== undefined) {
     out.push(`  note left of ${node(flow.initial)}`, `    any state goes to ${flow.settings.onTimeout ?? 'the end'} after ${flow.settings.maxDurationSecs}s`, '  end note');
   }

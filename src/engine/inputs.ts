@@ -1,15 +1,15 @@
 // The visitor's inputs (utterances, UI events), time, and answers from the runtime, each turned
 // into changes of the Turn and at most one decided transition.
 
-import { END, ERROR, resolveTool, type UtteranceRule } from './flow.ts';
+import { END, ERROR, resolveTool, type Branch, type UtteranceRule } from './flow.ts';
 import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } from './gate.ts';
 import { displayValue } from './interpolate.ts';
 import type { ActionDoneInput, UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { afterTool, decideAction, isBlank, stillNeeded } from './tool-call.ts';
+import { afterTool, decideAction, stillNeeded } from './tool-call.ts';
 import { pattern } from './patterns.ts';
-import { convertValue } from './values.ts';
+import { isBlank } from './values.ts';
 
 // ------------------------------------------------------------------ utterances
 
@@ -64,8 +64,7 @@ function matchRule(t: Turn, rule: UtteranceRule, text: string): Record<string, u
   const out: Record<string, unknown> = {};
   for (const [v, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    const info = t.cat.variables.get(v);
-    const c = convertValue(info?.type ?? 'string', value, info?.enum);
+    const c = t.convert(v, value);
     if (!c.ok) return null;
     out[v] = c.value;
   }
@@ -92,8 +91,7 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
           if (f.required && f.type !== 'checkbox') missing.push(f.id);
           continue;
         }
-        const info = t.cat.variables.get(f.id);
-        const c = convertValue(info?.type ?? 'string', raw, info?.enum);
+        const c = t.convert(f.id, raw);
         if (c.ok) typed[f.id] = c.value;
         else invalid.push(f.id);
       }
@@ -109,23 +107,20 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
       if (Object.keys(typed).length) {
         t.system(`[flow engine] The visitor filled in the form by hand: ${Object.entries(typed).map(([k, v]) => `${k} = "${displayValue(v)}"`).join(', ')}.`);
       }
-      if (mapped) attempt(t, mapped, 'ui', true);
-      else if (state.gate && Object.values(t.s.gate).every((s) => s === 'confirmed')) attempt(t, state.gate.onConfirm, 'ui', true);
+      moveOnByHand(t, mapped);
       return;
     }
     case 'option_select': {
       const value = ev.selected_id ?? ev.value;
       if (ui?.variable && value !== undefined) {
-        const info = t.cat.variables.get(ui.variable);
-        const c = convertValue(info?.type ?? 'string', value, info?.enum);
+        const c = t.convert(ui.variable, value);
         if (!c.ok) {
           reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', [ui.variable], `"${String(value)}" is not one of the choices.`);
           return;
         }
         t.setValue(ui.variable, c.value, 'ui', true);
       }
-      if (mapped) attempt(t, mapped, 'ui', true);
-      else if (state.gate && Object.values(t.s.gate).every((s) => s === 'confirmed')) attempt(t, state.gate.onConfirm, 'ui', true);
+      moveOnByHand(t, mapped);
       return;
     }
     case 'confirm_variable': {
@@ -140,8 +135,7 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
         t.clearValue(v, 'ui');
         return;
       }
-      const info = t.cat.variables.get(v);
-      const c = convertValue(info?.type ?? 'string', ev.value, info?.enum);
+      const c = t.convert(v, ev.value);
       if (!c.ok) return;
       t.setValue(v, c.value, 'ui', true);
       t.system(`[flow engine] The visitor typed ${v} = "${displayValue(c.value)}" themselves; it counts as confirmed.`);
@@ -159,6 +153,16 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
       break;
   }
   if (mapped) attempt(t, mapped, 'ui', true);
+}
+
+/**
+ * After the visitor gave values with their own hands: the event's mapping, or, unmapped, the
+ * gate's on_confirm once every gated value is confirmed.
+ */
+function moveOnByHand(t: Turn, mapped: readonly Branch[] | undefined): void {
+  const gate = t.state?.gate;
+  if (mapped) attempt(t, mapped, 'ui', true);
+  else if (gate && Object.values(t.s.gate).every((s) => s === 'confirmed')) attempt(t, gate.onConfirm, 'ui', true);
 }
 
 // ------------------------------------------------------------------ time

@@ -10,13 +10,6 @@ export function templateNames(text: string): string[] {
   return names;
 }
 
-/** Offset of each `{name}` in the text, for pointing diagnostics at the right column. */
-export function templateRefs(text: string): { name: string; index: number }[] {
-  const refs: { name: string; index: number }[] = [];
-  for (const m of text.matchAll(TEMPLATE)) if (m[1] !== undefined) refs.push({ name: m[1], index: m.index });
-  return refs;
-}
-
 /** A value as the visitor or the LLM should read it. Unset values read as the empty string. */
 export function displayValue(v: unknown): string {
   if (v === null || v === undefined) return '';

@@ -5,6 +5,7 @@
 import type { Catalog } from './catalog.ts';
 import { stateDef } from './error-state.ts';
 import { shownValues } from './shown-values.ts';
+import { convertValue, type Converted } from './values.ts';
 import type { Flow, StateDef } from './flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
 
@@ -128,6 +129,12 @@ export class Turn {
   id(prefix: string): string {
     this.s.seq += 1;
     return `${prefix}_${this.s.seq}`;
+  }
+
+  /** A raw value (a transcript's capture, a form's text) converted to the variable's type. */
+  convert(name: string, raw: unknown): Converted {
+    const info = this.cat.variables.get(name);
+    return convertValue(info?.type ?? 'string', raw, info?.enum);
   }
 
   isGated(name: string): boolean {

@@ -10,7 +10,7 @@ import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
 import { pattern } from './patterns.ts';
 import { shownValues } from './shown-values.ts';
-import { checkParam } from './values.ts';
+import { checkParam, isBlank } from './values.ts';
 
 export function reject(t: Turn, tool: string, callId: string, reason: RejectReason, detail: string, field?: string): void {
   t.emit({ type: 'tool_rejected', tool, call_id: callId, reason, detail, ...(field !== undefined ? { field } : {}) });
@@ -55,11 +55,6 @@ export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: strin
   }
   const known = new Set(tool.parameters.map((p) => p.name));
   return { ok: true, values, ignored: Object.keys(given).filter((k) => !known.has(k)) };
-}
-
-/** Nothing given: absent, null, or text that is only spaces. */
-export function isBlank(v: unknown): boolean {
-  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 }
 
 function extract(patterns: readonly string[], utterance: string): string | undefined {

@@ -18,6 +18,16 @@ function isRealDate(s: string): boolean {
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
 }
 
+/** Nothing given: absent, null, or text that is only spaces. */
+export function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+}
+
+/** The listed choice `v` stands for: the same value, or the same text in any case. */
+function matchChoice(choices: readonly unknown[], v: unknown): unknown {
+  return choices.find((c) => c === v || (typeof c === 'string' && typeof v === 'string' && c.toLowerCase() === v.toLowerCase()));
+}
+
 /** Converts a value (often a string from a transcript or a form) to `type`. */
 export function convertValue(type: ValueType, raw: unknown, enumValues?: readonly unknown[]): Converted {
   const fail = (problem: string): Converted => ({ ok: false, problem });
@@ -50,7 +60,7 @@ export function convertValue(type: ValueType, raw: unknown, enumValues?: readonl
       return fail('expected a phone number');
     case 'enum': {
       const allowed = enumValues ?? [];
-      const hit = allowed.find((a) => a === text || (typeof a === 'string' && typeof text === 'string' && a.toLowerCase() === text.toLowerCase()));
+      const hit = matchChoice(allowed, text);
       if (hit !== undefined) return { ok: true, value: hit };
       return fail(`expected one of ${allowed.map(String).join(', ')}`);
     }
@@ -65,12 +75,11 @@ export function checkParam(p: ParamDef, raw: unknown): Converted {
   const c = convertValue(p.type, raw, p.enum);
   if (!c.ok) return c;
   const v = c.value;
-  if (p.enum && p.type !== 'enum' && !p.enum.some((e) => e === v || (typeof e === 'string' && typeof v === 'string' && e.toLowerCase() === v.toLowerCase()))) {
-    return { ok: false, problem: `expected one of ${p.enum.map(String).join(', ')}` };
-  }
-  if (p.enum && typeof v === 'string') {
-    const exact = p.enum.find((e) => typeof e === 'string' && e.toLowerCase() === v.toLowerCase());
-    if (exact !== undefined) return { ok: true, value: exact };
+  if (p.enum) {
+    // One of the listed choices is valid as it stands, spelled as the flow lists it.
+    const choice = matchChoice(p.enum, v);
+    if (choice === undefined) return { ok: false, problem: `expected one of ${p.enum.map(String).join(', ')}` };
+    if (typeof v === 'string') return { ok: true, value: choice };
   }
   if (p.pattern !== undefined && typeof v === 'string') {
     const re = pattern(p.pattern);

@@ -127,10 +127,10 @@ export class Kiosk {
   start(): void {
     if (!this.loaded) return;
     this.wipe();
-    const offline = new OfflineAgent();
     const model = this.makeModel();
+    const fallback = model instanceof OfflineAgent ? model : new OfflineAgent();
     this.engine = new FlowEngine(this.loaded, this.clock);
-    this.conversation = new Conversation(this.engine, model, model.name === offline.name ? model : offline, this.clock, this.timers, {
+    this.conversation = new Conversation(this.engine, model, fallback, this.clock, this.timers, {
       engine: (ms) => this.onEngine(ms),
       agentSpeech: (turn, text, final) => this.caption(`agent-${turn}`, 'agent', text, final),
       visitorSpeech: (text) => this.caption(`visitor-${++this.captionSeq}`, 'visitor', text, true),

@@ -4,7 +4,8 @@
 
 import type { ToolSpec } from '../../engine/messages.ts';
 import { bareName, bareText, extractChoice, extractDate, extractEmail, extractName, extractNumber, extractPhone, extractTime } from './extract.ts';
-import { flowTools, isEmptyValue, parameterCount, readParams, type ParamInfo, type ParamKind, type Screen } from './screen.ts';
+import { flowTools, parameterCount, readParams, type ParamInfo, type ParamKind, type Screen } from './screen.ts';
+import { isBlank } from '../../engine/values.ts';
 import { mask, normalizePhrase, type Found } from './text.ts';
 import { classifyYesNo, type YesNo } from './yes-no.ts';
 
@@ -85,7 +86,7 @@ function extractArgs(params: readonly ParamInfo[], utterance: string, bare?: str
 
 /** The one free-text or name parameter still open (empty, or pending a yes), if there is exactly one. */
 function bareTarget(screen: Screen, params: readonly ParamInfo[]): string | undefined {
-  const isOpen = (p: ParamInfo) => isEmptyValue(screen.values[p.name]) || screen.pending.includes(p.name);
+  const isOpen = (p: ParamInfo) => isBlank(screen.values[p.name]) || screen.pending.includes(p.name);
   const open = new Set(params.filter((p) => (p.kind === 'name' || p.kind === 'text') && isOpen(p)).map((p) => p.name));
   return open.size === 1 ? [...open][0] : undefined;
 }
@@ -136,7 +137,7 @@ export function planFill(screen: Screen, utterance: string, earlier: readonly st
       Object.assign(args, extractArgs(open, said));
     }
     for (const p of params) {
-      if (args[p.name] === undefined && !isEmptyValue(screen.values[p.name])) args[p.name] = screen.values[p.name];
+      if (args[p.name] === undefined && !isBlank(screen.values[p.name])) args[p.name] = screen.values[p.name];
     }
     const required = params.filter((p) => p.required);
     const missing = required.filter((p) => args[p.name] === undefined);

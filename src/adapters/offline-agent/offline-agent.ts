@@ -7,7 +7,8 @@ import type { LanguageModel, TurnChunk, TurnRequest } from '../../ports/language
 import { readConversation, type Conversation, type ToolOutcome } from './conversation.ts';
 import { answeredPlainTool, namedPlainTool, planFill, type PlannedCall } from './fill.ts';
 import { actionQuestion, gateQuestion, introduction, join, nextQuestion, paramQuestion } from './replies.ts';
-import { flowTools, isEmptyValue, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
+import { flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
+import { isBlank } from '../../engine/values.ts';
 import { classifyYesNo } from './yes-no.ts';
 
 /** What the agent does in one turn: words for the caption, then tool calls. */
@@ -68,7 +69,7 @@ function entryTurn(screen: Screen, convo: Conversation): TurnPlan {
 // ------------------------------------------------------------------ the visitor spoke
 
 function confirmCalls(screen: Screen): PlannedCall[] {
-  const empty = screen.gated.filter((v) => !screen.pending.includes(v) && isEmptyValue(screen.values[v]));
+  const empty = screen.gated.filter((v) => !screen.pending.includes(v) && isBlank(screen.values[v]));
   const whole = `confirm_${screen.state}`;
   if (empty.length === 0 && offers(screen, whole)) return [{ tool: whole, args: {} }];
   return screen.pending.filter((v) => offers(screen, `confirm_${v}`)).map((v) => ({ tool: `confirm_${v}`, args: {} }));

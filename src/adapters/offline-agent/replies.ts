@@ -4,7 +4,8 @@
 import type { Field } from '../../engine/flow.ts';
 import { displayValue, interpolate, templateNames } from '../../engine/interpolate.ts';
 import { answeredPlainTool } from './fill.ts';
-import { fieldFor, flowTools, isEmptyValue, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
+import { fieldFor, flowTools, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
+import { isBlank } from '../../engine/values.ts';
 import { humanize, normalizePhrase, orList } from './text.ts';
 
 /** Text as caption sentences: lines joined, each ending with punctuation, spaces collapsed. */
@@ -73,7 +74,7 @@ export function gateQuestion(screen: Screen): string | undefined {
   if (screen.pending.length === 0) return undefined;
   // The flow's own wording, once every value it names has been heard.
   const prompt = screen.gatePrompt;
-  if (prompt && templateNames(prompt).every((n) => !isEmptyValue(screen.values[n]))) return interpolate(prompt, screen.values);
+  if (prompt && templateNames(prompt).every((n) => !isBlank(screen.values[n]))) return interpolate(prompt, screen.values);
   const heard = screen.pending.map((v) => displayValue(screen.values[v]));
   return `I heard ${heard.join(' and ')}. Is that right?`;
 }
@@ -91,14 +92,14 @@ export function introduction(screen: Screen): string | undefined {
 
 /** "I have first name: Alex, date of birth: 15 March 1995." from the filled fields. */
 function readBack(screen: Screen): string | undefined {
-  const filled = (screen.artifact?.fields ?? []).filter((f) => !isEmptyValue(screen.values[f.id]));
+  const filled = (screen.artifact?.fields ?? []).filter((f) => !isBlank(screen.values[f.id]));
   if (filled.length === 0) return undefined;
   const items = filled.map((f) => `${f.label.trim().endsWith('?') ? humanize(f.id) : lowerLabel(f.label)}: ${displayValue(screen.values[f.id])}`);
   return `I have ${items.join(', ')}.`;
 }
 
 function firstEmptyField(screen: Screen): Field | undefined {
-  const empty = (screen.artifact?.fields ?? []).filter((f) => f.type !== 'checkbox' && isEmptyValue(screen.values[f.id]));
+  const empty = (screen.artifact?.fields ?? []).filter((f) => f.type !== 'checkbox' && isBlank(screen.values[f.id]));
   return empty.find((f) => f.required) ?? empty[0];
 }
 
@@ -106,7 +107,7 @@ function firstEmptyField(screen: Screen): Field | undefined {
 function choiceLine(screen: Screen): string | undefined {
   const a = screen.artifact;
   if (a?.type !== 'options' || a.options.length === 0) return undefined;
-  if (a.variable !== undefined && !isEmptyValue(screen.values[a.variable])) return undefined;
+  if (a.variable !== undefined && !isBlank(screen.values[a.variable])) return undefined;
   return `Please choose: ${orList(a.options.map((o) => o.label))}.`;
 }
 
@@ -115,7 +116,7 @@ function firstOpenParam(screen: Screen): ParamInfo | undefined {
   if (screen.artifact !== null) return undefined;
   for (const tool of flowTools(screen)) {
     if (parameterCount(tool) === 0) continue;
-    const open = readParams(screen, tool).find((p) => p.required && isEmptyValue(screen.values[p.name]));
+    const open = readParams(screen, tool).find((p) => p.required && isBlank(screen.values[p.name]));
     if (open) return open;
   }
   return undefined;

@@ -39,10 +39,6 @@ export function readScreen(request: TurnRequest): Screen {
   };
 }
 
-export function isEmptyValue(v: unknown): boolean {
-  return v === undefined || v === null || v === '';
-}
-
 export function offers(screen: Screen, name: string): boolean {
   return screen.tools.some((t) => t.function.name === name);
 }
