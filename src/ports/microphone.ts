@@ -1,0 +1,28 @@
+// The microphone port: audio from the visitor, already cut into the voice-activity detector's
+// frames and scored by it. The turn-taking logic (voice/turn-taking.ts) reads these frames.
+
+export interface VoiceFrame {
+  /** mono samples at `sampleRate`, in [-1, 1] */
+  samples: Float32Array;
+  /** the detector's probability that the frame holds speech, 0..1 */
+  probability: number;
+}
+
+export interface MicrophoneEvents {
+  frame(frame: VoiceFrame): void;
+}
+
+export interface Microphone {
+  /** samples per second of the frames (16000) */
+  readonly sampleRate: number;
+  /** duration of one frame in milliseconds */
+  readonly frameMs: number;
+  /**
+   * Asks for the microphone and starts sending frames. Rejects with a ServiceError
+   * (service `microphone`, failure `denied` or `missing`, or `malformed` when the detector
+   * cannot load).
+   */
+  open(events: MicrophoneEvents): Promise<void>;
+  /** Stops the microphone (the browser's recording indicator goes off). Safe to call twice. */
+  close(): Promise<void>;
+}
