@@ -24,6 +24,7 @@ export const DEFAULT_ERROR_STATE: StateDef = {
     context: 'reset',
   },
   tools: {},
+  turnTaking: {},
   transitions: { onUiEvent: {}, onToolCall: {}, onUtterance: [] },
   terminal: false,
   blockedNotice: { notifyLlm: true, notifyClient: true },

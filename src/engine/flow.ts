@@ -211,6 +211,25 @@ export interface AgentDef {
   responseConstraint?: ResponseConstraint;
 }
 
+/** How the kiosk listens (`turn_taking`): only what the flow says; the voice layer has defaults. */
+export interface TurnTakingDef {
+  endSilenceMs?: number;
+  dictationSilenceMs?: number;
+  minSpeechMs?: number;
+  bargeIn?: boolean;
+  bargeInMs?: number;
+  expect?: 'auto' | 'free' | 'dictation';
+}
+
+/** What `turn_taking` means where a flow says nothing. */
+export const TURN_TAKING_DEFAULTS = {
+  endSilenceMs: 350,
+  dictationSilenceMs: 800,
+  minSpeechMs: 150,
+  bargeIn: true,
+  bargeInMs: 250,
+} as const;
+
 export interface StateDef {
   id: string;
   onEnter: readonly HookAction[];
@@ -220,6 +239,8 @@ export interface StateDef {
   /** tools defined inside the state (override top-level ones) */
   tools: Readonly<Record<string, ToolDef>>;
   gate?: Gate;
+  /** this state's listening settings, over the flow's */
+  turnTaking: TurnTakingDef;
   transitions: Transitions;
   /** no transitions and no gate: entering it ends the flow after its entry sequence */
   terminal: boolean;
@@ -251,6 +272,8 @@ export interface Flow {
   variables: Readonly<Record<string, VariableDecl>>;
   tools: Readonly<Record<string, ToolDef>>;
   states: Readonly<Record<string, StateDef>>;
+  /** listening settings for every state */
+  turnTaking: TurnTakingDef;
   /** state ids in the order they were written */
   stateOrder: readonly string[];
   settings: FlowSettings;

@@ -24,7 +24,7 @@ function inline(shape: Shape, defs?: Map<string, Schema>): Schema {
     case 'string':
       return { type: 'string', ...(shape.enum ? { enum: [...shape.enum] } : {}), ...doc };
     case 'number':
-      return { type: shape.integer ? 'integer' : 'number', ...(shape.min !== undefined ? { minimum: shape.min } : {}), ...doc };
+      return { type: shape.integer ? 'integer' : 'number', ...(shape.min !== undefined ? { minimum: shape.min } : {}), ...(shape.max !== undefined ? { maximum: shape.max } : {}), ...doc };
     case 'boolean':
       return { type: 'boolean', ...doc };
     case 'any':

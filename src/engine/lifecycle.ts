@@ -2,10 +2,10 @@
 // prompt and tools, its turn, the timer), the exit rules of SPEC 4 (unconfirmed values never
 // leave a gated state) and the end of the flow.
 
-import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef } from './flow.ts';
+import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef } from './flow.ts';
 import { stateDef } from './error-state.ts';
 import { interpolate, interpolateDeep } from './interpolate.ts';
-import type { FlowStateMessage, ResponseConstraintWire } from './messages.ts';
+import type { FlowStateMessage, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
 import type { Turn } from './session.ts';
 
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
@@ -30,6 +30,17 @@ function wireConstraint(c: ResponseConstraint): ResponseConstraintWire {
     ...(c.maxTokens !== undefined ? { max_tokens: c.maxTokens } : {}),
     ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
     ...(c.stopPhrases !== undefined ? { stop_phrases: [...c.stopPhrases] } : {}),
+  };
+}
+
+function wireTurnTaking(t: TurnTakingDef): TurnTakingWire {
+  return {
+    ...(t.endSilenceMs !== undefined ? { end_silence_ms: t.endSilenceMs } : {}),
+    ...(t.dictationSilenceMs !== undefined ? { dictation_silence_ms: t.dictationSilenceMs } : {}),
+    ...(t.minSpeechMs !== undefined ? { min_speech_ms: t.minSpeechMs } : {}),
+    ...(t.bargeIn !== undefined ? { barge_in: t.bargeIn } : {}),
+    ...(t.bargeInMs !== undefined ? { barge_in_ms: t.bargeInMs } : {}),
+    ...(t.expect !== undefined ? { expect: t.expect } : {}),
   };
 }
 
@@ -109,6 +120,7 @@ export function enterState(t: Turn, id: string): void {
     values,
     can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
     terminal: s.terminal,
+    turn_taking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
   };
   t.emit(msg);
   const to = s.transitions.onTimeout;

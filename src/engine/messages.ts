@@ -25,6 +25,16 @@ export interface ResponseConstraintWire {
   stop_phrases?: string[];
 }
 
+/** How the kiosk listens in a state (`turn_taking`, the state's keys over the flow's). */
+export interface TurnTakingWire {
+  end_silence_ms?: number;
+  dictation_silence_ms?: number;
+  min_speech_ms?: number;
+  barge_in?: boolean;
+  barge_in_ms?: number;
+  expect?: 'auto' | 'free' | 'dictation';
+}
+
 export type GateStatus = 'empty' | 'pending' | 'confirmed';
 
 /** How a variable's value stands after a change. `set` is an ungated value. */
@@ -58,6 +68,8 @@ export interface FlowStateMessage {
   /** true when a Back control may be shown */
   can_go_back: boolean;
   terminal: boolean;
+  /** listening settings the flow gives for this state (defaults belong to the voice layer) */
+  turn_taking: TurnTakingWire;
 }
 
 export interface FlowVariableMessage {

@@ -19,6 +19,7 @@ import type {
   StateDef,
   ToolDef,
   Transitions,
+  TurnTakingDef,
   UtteranceRule,
   ValueType,
   VariableDecl,
@@ -78,6 +79,7 @@ export function normalizeFlow(data: unknown): Flow {
     variables,
     tools,
     states,
+    turnTaking: normalizeTurnTaking(d['turn_taking']),
     stateOrder,
     settings: {
       ...(asNum(settings['max_duration_secs']) !== undefined ? { maxDurationSecs: asNum(settings['max_duration_secs'])! } : {}),
@@ -87,6 +89,19 @@ export function normalizeFlow(data: unknown): Flow {
       allowBack: asBool(settings['allow_back'], false),
       ...flowNotify,
     },
+  };
+}
+
+function normalizeTurnTaking(raw: unknown): TurnTakingDef {
+  const t = asObj(raw);
+  const expect = asStr(t['expect']);
+  return {
+    ...(asNum(t['end_silence_ms']) !== undefined ? { endSilenceMs: asNum(t['end_silence_ms'])! } : {}),
+    ...(asNum(t['dictation_silence_ms']) !== undefined ? { dictationSilenceMs: asNum(t['dictation_silence_ms'])! } : {}),
+    ...(asNum(t['min_speech_ms']) !== undefined ? { minSpeechMs: asNum(t['min_speech_ms'])! } : {}),
+    ...(typeof t['barge_in'] === 'boolean' ? { bargeIn: t['barge_in'] } : {}),
+    ...(asNum(t['barge_in_ms']) !== undefined ? { bargeInMs: asNum(t['barge_in_ms'])! } : {}),
+    ...(expect === 'auto' || expect === 'free' || expect === 'dictation' ? { expect } : {}),
   };
 }
 
@@ -333,6 +348,7 @@ function normalizeState(
     agent,
     tools: normalizeTools(s['tools'], [...at, 'tools']),
     ...(gate ? { gate } : {}),
+    turnTaking: normalizeTurnTaking(s['turn_taking']),
     transitions,
     terminal: !hasExit && !gate,
     blockedNotice,

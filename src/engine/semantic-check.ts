@@ -6,6 +6,7 @@ import { didYouMean } from './diagnostics.ts';
 import {
   END,
   ERROR,
+  TURN_TAKING_DEFAULTS,
   resolveTool,
   type Branch,
   type Condition,
@@ -14,9 +15,19 @@ import {
   type SourcePath,
   type StateDef,
   type ToolDef,
+  type TurnTakingDef,
 } from './flow.ts';
 import { templateNames } from './interpolate.ts';
 import type { Reporter } from './source.ts';
+
+/** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
+function checkTurnTaking(r: Reporter, t: TurnTakingDef, at: SourcePath): void {
+  const free = t.endSilenceMs ?? TURN_TAKING_DEFAULTS.endSilenceMs;
+  const dictation = t.dictationSilenceMs ?? TURN_TAKING_DEFAULTS.dictationSilenceMs;
+  if (dictation < free) {
+    r.warn('bad-value', [...at, t.dictationSilenceMs !== undefined ? 'dictation_silence_ms' : 'end_silence_ms'], `dictation_silence_ms (${dictation}) is shorter than end_silence_ms (${free}): people pause inside phone numbers and dates, so dictated answers would be cut off sooner than free ones`);
+  }
+}
 
 export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   const stateIds = new Set(flow.stateOrder);
@@ -40,6 +51,8 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       r.error('reserved-state', ['states', id], `state ids starting with "__" are reserved (only ${ERROR} may be defined)`, true);
     }
   }
+
+  checkTurnTaking(r, flow.turnTaking, ['turn_taking']);
 
   const checkTarget = (target: string, path: SourcePath) => {
     if (!stateIds.has(target) && target !== END && target !== ERROR) {
@@ -164,6 +177,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       if (gate.onReject.target) checkTarget(gate.onReject.target, [...gate.at, 'on_reject', 'target']);
       checkTemplate(gate.prompt, [...gate.at, 'prompt'], 'the gate prompt');
     }
+    if (Object.keys(s.turnTaking).length) checkTurnTaking(r, { ...flow.turnTaking, ...s.turnTaking }, [...at, 'turn_taking']);
     // Texts.
     checkTemplate(s.agent.prompt, [...at, 'agent', 'prompt'], `the prompt of "${s.id}"`);
     if (s.ui) {

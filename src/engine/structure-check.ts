@@ -88,6 +88,7 @@ export function checkStructure(r: Reporter, shape: Shape, value: unknown, path: 
       if (typeof value !== 'number') return wrongKind(r, shape, value, path);
       if (shape.integer && !Number.isInteger(value)) r.error('wrong-type', path, `expected a whole number, found ${value}`);
       if (shape.min !== undefined && value < shape.min) r.error('bad-value', path, `${value} is below the minimum of ${shape.min}`);
+      if (shape.max !== undefined && value > shape.max) r.error('bad-value', path, `${value} is above the maximum of ${shape.max}`);
       return;
     case 'boolean':
       if (typeof value !== 'boolean') return wrongKind(r, shape, value, path);

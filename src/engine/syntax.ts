@@ -4,7 +4,7 @@
 
 export type Shape =
   | { kind: 'string'; doc?: string; enum?: readonly string[] }
-  | { kind: 'number'; doc?: string; integer?: boolean; min?: number }
+  | { kind: 'number'; doc?: string; integer?: boolean; min?: number; max?: number }
   | { kind: 'boolean'; doc?: string }
   | { kind: 'any'; doc?: string }
   | {
@@ -30,7 +30,7 @@ const str = (doc?: string, values?: readonly string[]): Shape => ({
   ...(doc ? { doc } : {}),
   ...(values ? { enum: values } : {}),
 });
-const num = (doc?: string, opts: { integer?: boolean; min?: number } = {}): Shape => ({
+const num = (doc?: string, opts: { integer?: boolean; min?: number; max?: number } = {}): Shape => ({
   kind: 'number',
   ...(doc ? { doc } : {}),
   ...opts,
@@ -90,6 +90,18 @@ const blockedNotice = obj(
     notify_client: bool('send transition_blocked to the screen (default true)'),
   },
   'who hears about a blocked transition',
+);
+
+const turnTaking = obj(
+  {
+    end_silence_ms: num('silence (ms) that ends a free answer: a name, yes or no, a choice (default 350)', { integer: true, min: 100, max: 5000 }),
+    dictation_silence_ms: num('silence (ms) that ends a dictated number, phone, date or email (default 800)', { integer: true, min: 100, max: 5000 }),
+    min_speech_ms: num('sound shorter than this (ms) is noise, not speech (default 150)', { integer: true, min: 0, max: 2000 }),
+    barge_in: bool('the visitor may talk over the kiosk to interrupt it (default true)'),
+    barge_in_ms: num('speech (ms) over the kiosk\'s voice before it stops (default 250)', { integer: true, min: 0, max: 2000 }),
+    expect: str('the answer awaited: auto (from the field being asked), free or dictation', ['auto', 'free', 'dictation']),
+  },
+  'how the kiosk listens: when a spoken answer has ended, what is noise, and interruptions',
 );
 
 const condition = obj(
@@ -261,6 +273,7 @@ const state = obj(
       'what the LLM sees in this state',
     ),
     tools: map(tool, 'tools defined for this state (override the flow\'s)', 'tool name'),
+    turn_taking: turnTaking,
     confirmation_gate: obj(
       {
         variables: req(arr(variableName, 'variables the visitor must confirm')),
@@ -325,6 +338,7 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
     variables: map(variable, 'declared variables', 'variable name'),
     tools: map(tool, 'tools shared by all states', 'tool name'),
     states: req(map(state, 'the states, by id', 'state id')),
+    turn_taking: turnTaking,
     settings: obj({
       base_system_prompt: str('Prepatu spelling of base_prompt'),
       max_duration_secs: num('a hard cap on one visitor\'s session', { min: 1 }),
@@ -353,5 +367,6 @@ export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
   [state, 'state'],
   [variable, 'variable'],
   [blockedNotice, 'blocked_notice'],
+  [turnTaking, 'turn_taking'],
   [utteranceRule, 'utterance_rule'],
 ]);

@@ -20,6 +20,7 @@ import {
   type ResponseConstraintWire,
   type SpeechCueMessage,
   type ToolSpec,
+  type TurnTakingWire,
   type VariableStatus,
 } from '../../src/engine/messages.ts';
 
@@ -174,6 +175,14 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
     values: recordOf(json),
     can_go_back: bool,
     terminal: bool,
+    turn_taking: shape<TurnTakingWire>({
+      end_silence_ms: optional(int),
+      dictation_silence_ms: optional(int),
+      min_speech_ms: optional(int),
+      barge_in: optional(bool),
+      barge_in_ms: optional(int),
+      expect: optional(oneOf<NonNullable<TurnTakingWire['expect']>>({ auto: true, free: true, dictation: true })),
+    }),
   }),
   flow_variable: message('flow_variable', {
     name: str,
