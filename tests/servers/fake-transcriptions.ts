@@ -1,0 +1,175 @@
+// The fake `POST /v1/audio/transcriptions`: checks the multipart request as OpenAI would, measures
+// the WAV it was sent (format, duration, where the speech is) and answers from a scripted queue.
+
+import type { ServerResponse } from 'node:http';
+import { decodeWav } from '../../src/voice/wav.ts';
+import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, sendJson, type OutageMode } from './fake-http.ts';
+
+/** One scripted transcript; when the segment's speech falls outside min/max, the fake says so. */
+export interface SttEntry {
+  text: string;
+  minSpeechMs?: number;
+  maxSpeechMs?: number;
+}
+
+/** What the fake recorded of one well-formed request. */
+export interface SttRequest {
+  model: string;
+  language: string | undefined;
+  response_format: string | undefined;
+  fileName: string;
+  fileType: string;
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
+  durationMs: number;
+  /** from the start of the first loud 20 ms window to the end of the last one (0: silent) */
+  speechMs: number;
+}
+
+/** RMS above which a 20 ms window counts as speech. */
+export const SPEECH_RMS = 0.02;
+const FORMATS = new Set(['json', 'text', 'verbose_json']);
+
+/** The fake transcription endpoint's controls and records. */
+export class FakeTranscriptions {
+  readonly requests: SttRequest[] = [];
+  private queue: SttEntry[] = [];
+  private readonly failures = new FailureSwitch<OutageMode>();
+  private readonly requestWaiter = new CountWaiter(() => this.requests.length);
+
+  /** Replaces the queue of answers: one entry per (non-silent) request, in order. */
+  script(entries: SttEntry[]): void {
+    this.queue = [...entries];
+  }
+
+  /** Resolves once `n` well-formed requests have arrived. */
+  whenRequested(n = 1): Promise<void> {
+    return this.requestWaiter.until(n);
+  }
+
+  /** The next `count` requests fail in `mode`; `fail('ok')` ends a staged failure. */
+  fail(mode: OutageMode | 'ok', count = Infinity): void {
+    this.failures.set(mode, count);
+  }
+
+  /** entries not yet used */
+  get pending(): readonly SttEntry[] {
+    return this.queue;
+  }
+
+  reset(): void {
+    this.queue = [];
+    this.requests.length = 0;
+    this.failures.set('ok');
+  }
+
+  /** Answers one request (the server has read its body). */
+  async handle(res: ServerResponse, raw: Buffer, contentType: string): Promise<void> {
+    const watch = new ClientWatch(res, () => {});
+    let request: SttRequest;
+    try {
+      request = await parse(raw, contentType);
+    } catch (error) {
+      if (error instanceof BadRequest) return sendError(res, 400, error.message, { param: error.param, code: error.code });
+      throw error;
+    }
+    this.requests.push(request);
+    this.requestWaiter.notify();
+    const failure = this.failures.take();
+    if (failure && performOutage(failure, res, watch)) return;
+    const text = this.answer(request);
+    const format = request.response_format ?? 'json';
+    if (format === 'text') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`${text}\n`);
+    } else if (format === 'verbose_json') {
+      sendJson(res, 200, { task: 'transcribe', language: languageName(request.language), duration: request.durationMs / 1000, text, segments: [] });
+    } else {
+      sendJson(res, 200, { text });
+    }
+  }
+
+  private answer(request: SttRequest): string {
+    if (request.speechMs === 0) return '';
+    const entry = this.queue.shift();
+    if (!entry) return '';
+    const { minSpeechMs = 0, maxSpeechMs = Infinity } = entry;
+    if (request.speechMs < minSpeechMs || request.speechMs > maxSpeechMs) return `[unexpected segment of ${request.speechMs} ms]`;
+    return entry.text;
+  }
+}
+
+async function parse(raw: Buffer, contentType: string): Promise<SttRequest> {
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    throw new BadRequest('Invalid Content-Type header; expected multipart/form-data with a boundary.', null);
+  }
+  let form: FormData;
+  try {
+    form = await new Request('http://fake.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: raw }).formData();
+  } catch {
+    throw new BadRequest('Could not parse multipart form.', null);
+  }
+  const file = form.get('file');
+  if (!(file instanceof File)) throw new BadRequest("Missing required parameter: 'file'.", 'file');
+  const model = form.get('model');
+  if (typeof model !== 'string' || model === '') throw new BadRequest('you must provide a model parameter', 'model');
+  const language = optionalField(form, 'language');
+  if (language !== undefined && !/^[a-z]{2}$/.test(language)) {
+    throw new BadRequest(`Invalid language '${language}'. Language parameter must be specified in ISO-639-1 format.`, 'language');
+  }
+  const format = optionalField(form, 'response_format');
+  if (format !== undefined && !FORMATS.has(format)) {
+    throw new BadRequest(`The fake answers response_format ${[...FORMATS].join(', ')}, not '${format}'.`, 'response_format');
+  }
+  let wav: ReturnType<typeof decodeWav>;
+  try {
+    wav = decodeWav(new Uint8Array(await file.arrayBuffer()));
+  } catch (error) {
+    throw new BadRequest(`Invalid file format (${(error as Error).message}). Supported formats: ['wav']`, 'file', 'invalid_value');
+  }
+  if (wav.samples.length === 0) throw new BadRequest('Audio file is too short. Minimum audio length is 0.1 seconds.', 'file', 'audio_too_short');
+  return {
+    model,
+    language,
+    response_format: format,
+    fileName: file.name,
+    fileType: file.type,
+    sampleRate: wav.sampleRate,
+    channels: wav.channels,
+    bitsPerSample: wav.bitsPerSample,
+    durationMs: Math.round((wav.samples.length / wav.sampleRate) * 1000),
+    speechMs: speechSpan(wav.samples, wav.sampleRate),
+  };
+}
+
+function optionalField(form: FormData, name: string): string | undefined {
+  const value = form.get(name);
+  if (value === null) return undefined;
+  if (typeof value !== 'string') throw new BadRequest(`Invalid type for '${name}': expected a string.`, name);
+  return value;
+}
+
+/** Milliseconds from the first to the end of the last 20 ms window louder than SPEECH_RMS. */
+export function speechSpan(samples: Float32Array, sampleRate: number): number {
+  const window = Math.max(1, Math.round(sampleRate * 0.02));
+  let first = -1;
+  let last = -1;
+  for (let w = 0; w * window < samples.length; w++) {
+    const end = Math.min(samples.length, (w + 1) * window);
+    let sum = 0;
+    for (let i = w * window; i < end; i++) sum += samples[i]! * samples[i]!;
+    if (Math.sqrt(sum / (end - w * window)) > SPEECH_RMS) {
+      if (first < 0) first = w;
+      last = w;
+    }
+  }
+  if (first < 0) return 0;
+  const endSample = Math.min(samples.length, (last + 1) * window);
+  return Math.round(((endSample - first * window) / sampleRate) * 1000);
+}
+
+function languageName(code: string | undefined): string {
+  const names: Record<string, string> = { en: 'english', de: 'german', fr: 'french', es: 'spanish', it: 'italian', nl: 'dutch', pt: 'portuguese' };
+  return code ? (names[code] ?? code) : 'english';
+}
