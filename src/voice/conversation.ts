@@ -14,8 +14,8 @@ import type { Timers } from '../ports/timers.ts';
 export interface ConversationEvents {
   /** every engine message, in order, for the screen */
   engine(messages: readonly EngineMessage[]): void;
-  /** the agent's words for one turn: growing while streamed, then final */
-  agentSpeech(turn: number, text: string, final: boolean): void;
+  /** the agent's words for one reply (one model round): growing while streamed, then final */
+  agentSpeech(reply: number, text: string, final: boolean): void;
   /** the visitor's words (spoken or typed) as they were sent */
   visitorSpeech(text: string): void;
   /** something the visitor should know about the assistant itself */
@@ -96,6 +96,14 @@ export class Conversation {
     this.cancelTick = null;
   }
 
+  /**
+   * The visitor spoke over the kiosk: the model turn in flight is aborted, and what it had not
+   * yet said is dropped. The engine is not told; the visitor's words will be.
+   */
+  interrupt(): void {
+    this.turn?.abort();
+  }
+
   /** Resolves when no model turn is running (for tests and orderly shutdown). */
   async settled(): Promise<void> {
     let current: Promise<void>;
@@ -113,6 +121,8 @@ export class Conversation {
     let wantsTurn = false;
     let cue: string | null = null;
     for (const m of messages) {
+      // A tap that moves the flow on (or ends it) makes the turn in flight pointless.
+      if (!inTurn && (m.type === 'flow_state' || m.type === 'flow_end')) this.turn?.abort();
       switch (m.type) {
         case 'flow_state':
           this.scene = m;
@@ -165,11 +175,10 @@ export class Conversation {
     const controller = new AbortController();
     this.turn = controller;
     this.cue = null;
-    const id = ++this.turnSeq;
     const epoch = this.engine.view.epoch;
     // Turns run one after another; a turn that fails unexpectedly must not stop the next ones.
     this.running = this.running
-      .then(() => this.runTurn(id, epoch, controller.signal))
+      .then(() => this.runTurn(epoch, controller.signal))
       .catch((error: unknown) => {
         this.events.busy(false);
         this.events.notice('model_failed', `${SORRY} (${(error as Error).message})`);
@@ -189,19 +198,19 @@ export class Conversation {
     };
   }
 
-  private async runTurn(id: number, epoch: number, signal: AbortSignal): Promise<void> {
+  private async runTurn(epoch: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return;
     this.events.busy(true);
     try {
       let spoke = false;
       const maxRounds = this.options.maxRounds ?? 4;
       for (let round = 0; round < maxRounds && !signal.aborted; round++) {
-        const reply = await this.generate(id, signal);
+        const reply = await this.generate(signal);
         if (signal.aborted || reply === null) return;
         this.history.push({ role: 'assistant', content: reply.text, ...(reply.calls.length ? { tool_calls: reply.calls } : {}) });
         if (reply.text) {
           spoke = true;
-          this.events.agentSpeech(id, reply.text, true);
+          this.events.agentSpeech(reply.id, reply.text, true);
         }
         if (reply.calls.length === 0) break;
         // The whole batch settles before any transition is acted on: every call gets its result.
@@ -222,8 +231,9 @@ export class Conversation {
     }
   }
 
-  /** One model round, falling back to the offline agent once if the model fails. */
-  private async generate(id: number, signal: AbortSignal): Promise<{ text: string; calls: ToolCallRequest[] } | null> {
+  /** One model round (one reply), falling back to the offline agent once if the model fails. */
+  private async generate(signal: AbortSignal): Promise<{ id: number; text: string; calls: ToolCallRequest[] } | null> {
+    const id = ++this.turnSeq;
     for (;;) {
       let text = '';
       const calls: ToolCallRequest[] = [];
@@ -243,7 +253,7 @@ export class Conversation {
             this.events.agentSpeech(id, text, false);
           } else calls.push(chunk.call);
         }
-        return { text: text.trim(), calls };
+        return { id, text: text.trim(), calls };
       } catch (error) {
         if (signal.aborted) return null;
         if (this.model !== this.fallback) {

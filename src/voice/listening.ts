@@ -1,0 +1,42 @@
+// What the kiosk listens for in the current step: the flow's `turn_taking` settings over the
+// defaults, and whether the answer awaited is one people dictate in groups (a phone number, a
+// number, a date, an email), which gets a longer pause before the turn counts as finished.
+
+import { TURN_TAKING_DEFAULTS, type Field } from '../engine/flow.ts';
+import type { TurnTakingWire } from '../engine/messages.ts';
+import type { Expectation, TurnTakingSettings } from './turn-taking.ts';
+
+/** The flow's settings for a step (as `flow_state` carries them) over the defaults. */
+export function turnTakingFor(wire: TurnTakingWire): TurnTakingSettings {
+  return {
+    endSilenceMs: wire.end_silence_ms ?? TURN_TAKING_DEFAULTS.endSilenceMs,
+    dictationSilenceMs: wire.dictation_silence_ms ?? TURN_TAKING_DEFAULTS.dictationSilenceMs,
+    minSpeechMs: wire.min_speech_ms ?? TURN_TAKING_DEFAULTS.minSpeechMs,
+    bargeIn: wire.barge_in ?? TURN_TAKING_DEFAULTS.bargeIn,
+    bargeInMs: wire.barge_in_ms ?? TURN_TAKING_DEFAULTS.bargeInMs,
+  };
+}
+
+const DICTATED: ReadonlySet<Field['type']> = new Set(['tel', 'number', 'date', 'email']);
+
+export interface AnswerContext {
+  /** `turn_taking.expect` of the step */
+  expect?: TurnTakingWire['expect'];
+  /** the step's form fields, in screen order */
+  fields: readonly Pick<Field, 'id' | 'type'>[];
+  /** true when the field's variable has no value yet */
+  isEmpty(variable: string): boolean;
+  /** a yes or no is awaited: a value or an action waits for the visitor's confirmation */
+  awaitingYesNo: boolean;
+}
+
+/**
+ * The answer the kiosk waits for now. A confirmation question wants a yes or no (free); otherwise
+ * the first empty field says it: tel, number, date and email are dictated, the rest are free.
+ */
+export function expectedAnswer(context: AnswerContext): Expectation {
+  if (context.expect === 'free' || context.expect === 'dictation') return context.expect;
+  if (context.awaitingYesNo) return 'free';
+  const next = context.fields.find((f) => context.isEmpty(f.id));
+  return next !== undefined && DICTATED.has(next.type) ? 'dictation' : 'free';
+}

@@ -1,0 +1,130 @@
+// The kiosk's voice: sentences in, sound out, one after another. The next sentence is prepared
+// while the one before it plays; `stop()` silences everything at once (a barge-in, a new step, a
+// wipe). When the configured speech service fails, the rest is spoken by the fallback (the
+// browser's own voice); when that fails too, the kiosk goes on with captions only.
+
+import { isAbort, ServiceError } from '../ports/service-error.ts';
+import type { SpokenClip, TextToSpeech } from '../ports/text-to-speech.ts';
+
+export interface SpeakerEvents {
+  /** sound started (true) or the queue ran dry or was stopped (false) */
+  speaking(on: boolean): void;
+  /** one sentence began to sound */
+  sentenceStarted?(text: string): void;
+  /** a voice failed; `fallingBack` says whether another voice takes over */
+  failed(error: ServiceError, fallingBack: boolean): void;
+}
+
+interface Queued {
+  text: string;
+  clip: Promise<SpokenClip>;
+}
+
+export class Speaker {
+  private voices: TextToSpeech[];
+  private queue: Queued[] = [];
+  private controller = new AbortController();
+  private playing = false;
+  private sounding = false;
+  private drained: Promise<void> = Promise.resolve();
+  private markIdle: () => void = () => undefined;
+
+  constructor(
+    voices: readonly TextToSpeech[],
+    private readonly language: string,
+    private readonly events: SpeakerEvents,
+  ) {
+    this.voices = [...voices];
+  }
+
+  /** True from the first sound of a reply until the queue runs dry or is stopped. */
+  get speaking(): boolean {
+    return this.sounding;
+  }
+
+  /** True while a sentence is queued or playing (the kiosk is about to speak or speaking). */
+  get busy(): boolean {
+    return this.playing || this.queue.length > 0;
+  }
+
+  get voiceName(): string | null {
+    return this.voices[0]?.name ?? null;
+  }
+
+  /** Queues a sentence. Preparation starts now, so it is ready when its turn comes. */
+  say(text: string): void {
+    const clean = text.trim();
+    if (!clean || this.voices.length === 0) return;
+    this.queue.push({ text: clean, clip: this.prepare(clean, this.controller.signal) });
+    if (!this.playing) {
+      this.playing = true;
+      this.drained = new Promise((resolve) => (this.markIdle = resolve));
+      void this.play(this.controller.signal);
+    }
+  }
+
+  /** Silences the kiosk now and forgets what it was about to say. */
+  stop(): void {
+    this.controller.abort();
+    this.controller = new AbortController();
+    this.queue = [];
+    this.finish();
+  }
+
+  /** Resolves when everything queued has been spoken (or stopped). */
+  idle(): Promise<void> {
+    return this.drained;
+  }
+
+  private prepare(text: string, signal: AbortSignal): Promise<SpokenClip> {
+    const voice = this.voices[0]!;
+    const clip = voice.prepare(text, { language: this.language, signal });
+    clip.catch(() => undefined); // handled when its turn comes
+    return clip;
+  }
+
+  private async play(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const next = this.queue.shift();
+      if (!next) break;
+      try {
+        const clip = await next.clip;
+        if (signal.aborted) break;
+        await clip.play(signal, () => {
+          if (signal.aborted) return;
+          if (!this.sounding) {
+            this.sounding = true;
+            this.events.speaking(true);
+          }
+          this.events.sentenceStarted?.(next.text);
+        });
+      } catch (error) {
+        if (signal.aborted || isAbort(error)) break;
+        if (!this.fallBack(error)) {
+          this.queue = [];
+          break;
+        }
+        // The sentence that failed, and those prepared with the failed voice, go to the next one.
+        this.queue = [next, ...this.queue].map((q) => ({ text: q.text, clip: this.prepare(q.text, signal) }));
+      }
+    }
+    if (!signal.aborted) this.finish();
+  }
+
+  /** Drops the failed voice; true when another takes over. */
+  private fallBack(error: unknown): boolean {
+    const failure = error instanceof ServiceError ? error : new ServiceError('tts', 'malformed', String(error));
+    this.voices.shift();
+    this.events.failed(failure, this.voices.length > 0);
+    return this.voices.length > 0;
+  }
+
+  private finish(): void {
+    this.playing = false;
+    if (this.sounding) {
+      this.sounding = false;
+      this.events.speaking(false);
+    }
+    this.markIdle();
+  }
+}

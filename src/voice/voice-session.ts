@@ -1,0 +1,245 @@
+// One visitor's voice: the microphone's frames through turn-taking to speech recognition, the
+// final words out to the conversation, barge-in, and the kiosk's own voice. It decides nothing
+// about the flow: it hears, and it tells. No DOM beyond the ports, so Node tests drive it with
+// recorded frames.
+//
+// A turn may come in parts: when the visitor starts speaking again before the words of the part
+// before have been handed on (recognition still running), the parts make one utterance.
+
+import type { Microphone, VoiceFrame } from '../ports/microphone.ts';
+import { isAbort, ServiceError } from '../ports/service-error.ts';
+import type { LiveRecognizer, SegmentTranscriber, SpeechToText } from '../ports/speech-to-text.ts';
+import type { Speaker } from './speaker.ts';
+import { TurnTaker, DEFAULT_TURN_TAKING, type Expectation, type TurnEvent, type TurnTakingSettings } from './turn-taking.ts';
+
+/** The performance marks of the voice path (README: "Measuring the voice path"). */
+export type VoiceMark =
+  | 'vk:listening'
+  | 'vk:speech-end'
+  | 'vk:transcript'
+  | 'vk:barge-in'
+  | 'vk:tts-start'
+  | 'vk:tts-stop'
+  | 'vk:vad-default-speech-end';
+
+export type VoiceProblem =
+  /** the microphone could not be opened (denied, missing, or the detector failed to load) */
+  | 'microphone'
+  /** speech recognition failed for a turn, or stopped */
+  | 'recognition'
+  /** speech recognition answered again after a failure */
+  | 'recognition_back';
+
+export interface VoiceEvents {
+  /** something the status light depends on changed: read `VoiceSession.state` */
+  changed(): void;
+  /** the visitor's final words for one turn */
+  heard(text: string): void;
+  /** words being heard, not final (Web Speech); null when the turn is over */
+  interim(text: string | null): void;
+  /** the visitor spoke over the kiosk: stop the model's turn */
+  interrupted(): void;
+  problem(kind: VoiceProblem, error: ServiceError | null): void;
+  mark(name: VoiceMark, detail?: Record<string, unknown>): void;
+}
+
+/** What the status light shows, in the order it wins: speaking, hearing, thinking, listening. */
+export interface VoiceState {
+  /** `unused`: nothing could recognise speech, so the microphone is never opened */
+  microphone: 'off' | 'opening' | 'open' | 'failed' | 'unused';
+  hearing: boolean;
+  transcribing: boolean;
+  speaking: boolean;
+}
+
+interface Part {
+  text: string | null;
+  done: boolean;
+}
+
+/** The ISO 639-1 code of a BCP 47 tag ("en-US" -> "en"), as transcription services want it. */
+export function isoLanguage(tag: string): string {
+  return (tag.split(/[-_]/)[0] ?? 'en').toLowerCase();
+}
+
+export class VoiceSession {
+  private readonly turns: TurnTaker;
+  private parts: Part[] = [];
+  private inFlight = new Set<AbortController>();
+  private mic: VoiceState['microphone'] = 'off';
+  private framesSeen = 0;
+  private sttFailing = false;
+  private bargedIn = false;
+  private stopped = false;
+
+  constructor(
+    private readonly microphone: Microphone | null,
+    private readonly recognizer: SpeechToText | null,
+    private readonly speaker: Speaker,
+    private readonly language: string,
+    private readonly events: VoiceEvents,
+  ) {
+    this.turns = new TurnTaker(DEFAULT_TURN_TAKING, microphone?.frameMs ?? 32);
+    if (!this.canListen) this.mic = 'unused';
+  }
+
+  get state(): VoiceState {
+    return {
+      microphone: this.mic,
+      hearing: this.turns.hearing,
+      transcribing: this.parts.length > 0,
+      speaking: this.speaker.speaking,
+    };
+  }
+
+  /** True when the kiosk can hear the visitor at all (a recogniser exists). */
+  get canListen(): boolean {
+    return this.recognizer !== null && this.microphone !== null;
+  }
+
+  /** Opens the microphone and starts recognition. Never throws: failures become problems. */
+  async start(): Promise<void> {
+    if (!this.canListen || this.stopped) return;
+    this.mic = 'opening';
+    this.events.changed();
+    try {
+      await this.microphone!.open({ frame: (f) => this.onFrame(f) });
+    } catch (error) {
+      if (this.stopped) return;
+      this.mic = 'failed';
+      this.events.changed();
+      this.events.problem('microphone', error instanceof ServiceError ? error : new ServiceError('microphone', 'malformed', String(error)));
+      return;
+    }
+    if (this.stopped) {
+      void this.microphone!.close();
+      return;
+    }
+    this.mic = 'open';
+    this.events.changed();
+    if (this.recognizer?.kind === 'live') this.startLive(this.recognizer);
+  }
+
+  /** Listening settings for the step the flow is in now. */
+  configure(settings: TurnTakingSettings, expectation: Expectation): void {
+    this.turns.configure(settings, expectation);
+  }
+
+  /** The kiosk's voice started or stopped (from the speaker's events). */
+  kioskSpeaking(on: boolean): void {
+    this.turns.setKioskSpeaking(on);
+    if (on) this.bargedIn = false;
+    this.events.changed();
+  }
+
+  /** Closes the microphone, stops recognition and drops every unfinished turn. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const c of this.inFlight) c.abort();
+    this.inFlight.clear();
+    this.parts = [];
+    this.turns.reset();
+    if (this.recognizer?.kind === 'live') this.recognizer.stop();
+    const wasOpen = this.mic === 'open' || this.mic === 'opening';
+    if (this.mic !== 'unused') this.mic = 'off';
+    if (wasOpen) await this.microphone?.close();
+  }
+
+  private onFrame(frame: VoiceFrame): void {
+    if (this.stopped) return;
+    if (this.framesSeen++ === 0) this.events.mark('vk:listening', { frameMs: this.microphone!.frameMs });
+    const wasHearing = this.turns.hearing;
+    for (const event of this.turns.push(frame.samples, frame.probability)) this.onTurnEvent(event);
+    if (wasHearing !== this.turns.hearing) {
+      this.events.changed();
+      this.deliver();
+    }
+  }
+
+  private onTurnEvent(event: TurnEvent): void {
+    switch (event.type) {
+      case 'onset':
+      case 'noise':
+        return;
+      case 'speech':
+        // Over the kiosk's voice (or while it is about to speak): the visitor has the floor.
+        if (event.overKiosk || this.speaker.busy) {
+          this.bargedIn = true;
+          this.events.mark('vk:barge-in', { streamMs: event.atMs });
+          this.speaker.stop();
+          this.events.interrupted();
+        }
+        return;
+      case 'segment':
+        if (this.recognizer?.kind === 'segment') this.transcribe(this.recognizer, event);
+        return;
+    }
+  }
+
+  private transcribe(stt: SegmentTranscriber, segment: Extract<TurnEvent, { type: 'segment' }>): void {
+    const part: Part = { text: null, done: false };
+    this.parts.push(part);
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    this.events.mark('vk:speech-end', { speechEndStreamMs: segment.speechEndMs, decidedStreamMs: segment.atMs, speechMs: segment.speechMs });
+    this.events.changed();
+    stt
+      .transcribe({ samples: segment.samples, sampleRate: this.microphone!.sampleRate }, { language: isoLanguage(this.language), signal: controller.signal })
+      .then(
+        (text) => {
+          part.text = text.trim();
+          if (this.sttFailing) {
+            this.sttFailing = false;
+            this.events.problem('recognition_back', null);
+          }
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted || isAbort(error)) return;
+          this.sttFailing = true;
+          this.events.problem('recognition', error instanceof ServiceError ? error : new ServiceError('stt', 'malformed', String(error)));
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(controller);
+        part.done = true;
+        if (!this.stopped) this.deliver();
+      });
+  }
+
+  /** Hands on the turn once every part is recognised and the visitor is not speaking again. */
+  private deliver(): void {
+    if (this.parts.length === 0 || this.turns.hearing || this.parts.some((p) => !p.done)) return;
+    const text = this.parts
+      .map((p) => p.text ?? '')
+      .filter(Boolean)
+      .join(' ');
+    this.parts = [];
+    this.events.changed();
+    if (!text) return;
+    this.events.mark('vk:transcript', { chars: text.length });
+    this.events.heard(text);
+  }
+
+  private startLive(live: LiveRecognizer): void {
+    live.start(this.language, {
+      interim: (text) => {
+        if (!this.ownVoiceMayBeHeard()) this.events.interim(text);
+      },
+      final: (text) => {
+        this.events.interim(null);
+        // Without a barge-in, what is recognised while the kiosk talks is most likely the kiosk.
+        if (this.ownVoiceMayBeHeard()) return;
+        this.events.mark('vk:transcript', { chars: text.length });
+        this.events.heard(text);
+      },
+      failed: (error) => {
+        this.events.interim(null);
+        this.events.problem('recognition', error);
+      },
+    });
+  }
+
+  private ownVoiceMayBeHeard(): boolean {
+    return this.speaker.speaking && !this.bargedIn;
+  }
+}

@@ -1,0 +1,44 @@
+// What the kiosk listens for in a step: the flow's turn_taking over the defaults, and a dictated
+// or a free answer from the field being asked.
+
+import { describe, expect, it } from 'vitest';
+import { TURN_TAKING_DEFAULTS } from '../../src/engine/flow.ts';
+import { expectedAnswer, turnTakingFor } from '../../src/voice/listening.ts';
+
+const fields = [
+  { id: 'full_name', type: 'text' as const },
+  { id: 'date_of_birth', type: 'date' as const },
+  { id: 'phone', type: 'tel' as const },
+];
+
+describe('listening settings', () => {
+  it('fills what the flow leaves out with the defaults', () => {
+    expect(turnTakingFor({})).toEqual(TURN_TAKING_DEFAULTS);
+    expect(turnTakingFor({ end_silence_ms: 500, barge_in: false })).toEqual({ ...TURN_TAKING_DEFAULTS, endSilenceMs: 500, bargeIn: false });
+  });
+
+  it('expects a dictated answer when the first empty field is a date, phone, number or email', () => {
+    const empty = new Set(['full_name', 'date_of_birth', 'phone']);
+    const context = { fields, isEmpty: (v: string) => empty.has(v), awaitingYesNo: false };
+    expect(expectedAnswer(context)).toBe('free');
+    empty.delete('full_name');
+    expect(expectedAnswer(context)).toBe('dictation');
+    empty.delete('date_of_birth');
+    expect(expectedAnswer(context)).toBe('dictation');
+    empty.delete('phone');
+    expect(expectedAnswer(context)).toBe('free');
+    for (const type of ['number', 'email'] as const) {
+      expect(expectedAnswer({ fields: [{ id: 'x', type }], isEmpty: () => true, awaitingYesNo: false })).toBe('dictation');
+    }
+  });
+
+  it('expects a yes or no while a value or an action waits for confirmation', () => {
+    expect(expectedAnswer({ fields, isEmpty: (v) => v === 'phone', awaitingYesNo: true })).toBe('free');
+  });
+
+  it('lets the flow say what to expect', () => {
+    expect(expectedAnswer({ expect: 'dictation', fields: [], isEmpty: () => true, awaitingYesNo: true })).toBe('dictation');
+    expect(expectedAnswer({ expect: 'free', fields, isEmpty: (v) => v !== 'full_name', awaitingYesNo: false })).toBe('free');
+    expect(expectedAnswer({ expect: 'auto', fields, isEmpty: (v) => v !== 'full_name', awaitingYesNo: false })).toBe('dictation');
+  });
+});

@@ -1,0 +1,115 @@
+// Turn-taking on synthetic detector output: onsets, noise, the end of a free and of a dictated
+// answer, barge-in over the kiosk's voice, and the audio a segment carries. The same logic on
+// real recorded speech is in turn-taking.audio.test.ts.
+
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TURN_TAKING, TurnTaker, type TurnEvent, type TurnTakingSettings } from '../../src/voice/turn-taking.ts';
+
+const FRAME_MS = 32;
+const FRAME = 512;
+
+/** A script of detector probabilities: [probability, milliseconds] pairs, rounded to frames. */
+type Script = [number, number][];
+
+function run(script: Script, options: { settings?: Partial<TurnTakingSettings>; dictation?: boolean; kioskSpeaking?: (frame: number) => boolean } = {}) {
+  const taker = new TurnTaker({ ...DEFAULT_TURN_TAKING, ...options.settings }, FRAME_MS);
+  taker.configure({ ...DEFAULT_TURN_TAKING, ...options.settings }, options.dictation ? 'dictation' : 'free');
+  const events: (TurnEvent & { frame: number })[] = [];
+  let frame = 0;
+  for (const [p, ms] of script) {
+    for (let i = 0; i < Math.round(ms / FRAME_MS); i++) {
+      taker.setKioskSpeaking(options.kioskSpeaking?.(frame) ?? false);
+      // Each frame's samples carry its index, so tests can see which frames a segment holds.
+      const samples = new Float32Array(FRAME).fill(frame / 10_000);
+      for (const e of taker.push(samples, p)) events.push({ ...e, frame });
+      frame++;
+    }
+  }
+  return events;
+}
+
+const types = (events: TurnEvent[]) => events.map((e) => e.type);
+const segments = (events: TurnEvent[]) => events.filter((e): e is Extract<TurnEvent, { type: 'segment' }> => e.type === 'segment');
+
+describe('turn-taking', () => {
+  it('hands over a free answer after the end silence', () => {
+    const events = run([[0, 640], [0.9, 960], [0.05, 1000]]);
+    expect(types(events)).toEqual(['onset', 'speech', 'segment']);
+    const seg = segments(events)[0]!;
+    expect(seg.speechEndMs).toBe(640 + 960);
+    // decided once 350 ms of silence have been seen: 11 frames of 32 ms
+    expect(seg.atMs - seg.speechEndMs).toBe(11 * FRAME_MS);
+    expect(seg.speechMs).toBe(960);
+  });
+
+  it('waits longer when a dictated answer (phone, date, email) is expected', () => {
+    const script: Script = [[0, 320], [0.9, 800], [0.05, 416], [0.9, 800], [0.05, 1200]];
+    const free = segments(run(script));
+    const dictated = segments(run(script, { dictation: true }));
+    expect(free).toHaveLength(2); // a 0.4 s pause ends a free answer
+    expect(dictated).toHaveLength(1); // but not a dictated one
+    expect(dictated[0]!.speechMs).toBe(800 + 416 + 800);
+    expect(dictated[0]!.atMs - dictated[0]!.speechEndMs).toBe(25 * FRAME_MS); // 800 ms
+  });
+
+  it('calls a sound shorter than min_speech_ms noise, and hands nothing over', () => {
+    const events = run([[0, 320], [0.95, 96], [0.02, 1500], [0.95, 128], [0.02, 1500]]);
+    expect(types(events)).toEqual(['onset', 'noise', 'onset', 'noise']);
+    expect(events.filter((e) => e.type === 'noise').map((e) => (e as { durationMs: number }).durationMs)).toEqual([96, 128]);
+  });
+
+  it('counts speech from 150 ms by default, and a flow can ask for more', () => {
+    expect(types(run([[0.9, 160], [0, 800]]))).toEqual(['onset', 'speech', 'segment']);
+    expect(types(run([[0.9, 160], [0, 800]], { settings: { minSpeechMs: 300 } }))).toEqual(['onset', 'noise']);
+  });
+
+  it('keeps a turn going through frames between the two thresholds', () => {
+    // 0.4 is under the speech threshold but over the silence threshold: the voice trails on.
+    const events = run([[0.9, 320], [0.4, 640], [0.9, 320], [0, 800]]);
+    expect(segments(events)).toHaveLength(1);
+    expect(segments(events)[0]!.speechMs).toBe(320 + 640 + 320);
+  });
+
+  it('carries a pre-pad before the first speech frame and a short pad after the last', () => {
+    const events = run([[0, 960], [0.9, 320], [0, 800]]);
+    const seg = segments(events)[0]!;
+    // 300 ms of pre-pad is ceil(300/32)+1 = 11 frames kept while quiet (the onset frame among them);
+    // 100 ms after is 4 frames.
+    const frames = seg.samples.length / FRAME;
+    expect(frames).toBe(10 + 10 + 4);
+    expect(seg.samples[0]).toBeCloseTo((30 - 10) / 10_000); // the first kept frame is 10 before the onset
+  });
+
+  it('needs barge_in_ms of louder speech to interrupt the kiosk', () => {
+    const speaking = () => true;
+    // 0.55 is speech when the kiosk is quiet, not while it speaks (its own voice may leak in)
+    expect(types(run([[0.55, 640], [0, 600]], { kioskSpeaking: speaking }))).toEqual([]);
+    // 192 ms: speech to a quiet kiosk, too short to interrupt it
+    expect(types(run([[0.9, 192], [0, 600]], { kioskSpeaking: speaking }))).toEqual(['onset', 'noise']);
+    const over = run([[0.9, 320], [0, 600]], { kioskSpeaking: speaking });
+    expect(types(over)).toEqual(['onset', 'speech', 'segment']);
+    expect(over[1]).toMatchObject({ type: 'speech', overKiosk: true, atMs: 256 });
+  });
+
+  it('never hands over speech made while the kiosk talks in a step without barge-in', () => {
+    const events = run([[0.95, 2000], [0, 600]], { kioskSpeaking: () => true, settings: { bargeIn: false } });
+    expect(segments(events)).toHaveLength(0);
+  });
+
+  it('hands over a very long turn without waiting for a pause', () => {
+    const events = run([[0.9, 31_000]]);
+    expect(segments(events)).toHaveLength(1);
+    expect(segments(events)[0]!.speechMs).toBeGreaterThanOrEqual(29_900);
+  });
+
+  it('starts afresh after reset', () => {
+    const taker = new TurnTaker(DEFAULT_TURN_TAKING, FRAME_MS);
+    for (let i = 0; i < 10; i++) taker.push(new Float32Array(FRAME), 0.9);
+    expect(taker.hearing).toBe(true);
+    taker.reset();
+    expect(taker.hearing).toBe(false);
+    const after: TurnEvent[] = [];
+    for (let i = 0; i < 30; i++) after.push(...taker.push(new Float32Array(FRAME), 0));
+    expect(after).toEqual([]);
+  });
+});
