@@ -1,0 +1,96 @@
+// The kiosk's own HTTP server: the /api/ proxy first, then the built page from `root` (with the
+// single-page fallback `vite preview` has), and a few security headers on every answer.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sirv from 'sirv';
+import { createApiHandler, type ApiOptions } from './api.ts';
+import type { KioskConfig } from './config.ts';
+
+export interface ServerOptions {
+  /** the folder of the built page (`dist/`) */
+  root: string;
+  config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'>;
+  host: string;
+  /** 0 picks a free port */
+  port: number;
+  /** no log line per proxied request */
+  quiet?: boolean;
+  /** passed to the API handler (a shorter upstream time-out in tests) */
+  api?: ApiOptions;
+}
+
+export interface RunningServer {
+  /** where it listens, with the real port, e.g. `http://127.0.0.1:4173` */
+  url: string;
+  /** stops listening and drops open connections (streams in flight included) */
+  close(): Promise<void>;
+}
+
+/** Types the static server does not know, or names differently. */
+const MIME: Record<string, string> = {
+  '.wasm': 'application/wasm',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.onnx': 'application/octet-stream',
+};
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'permissions-policy': 'microphone=(self)',
+};
+
+/** Starts the server; rejects with the listen error (EADDRINUSE) when it cannot. */
+export function startServer(options: ServerOptions): Promise<RunningServer> {
+  const log = options.quiet ? () => {} : options.api?.log;
+  const api = createApiHandler(options.config, { ...options.api, ...(log ? { log } : {}) });
+  const files = sirv(options.root, {
+    single: true,
+    etag: true,
+    setHeaders: (res, pathname) => {
+      const type = MIME[extension(pathname)];
+      if (type) res.setHeader('content-type', type);
+      // Vite names everything under /assets/ by its content; anything else (index.html above all,
+      // and the page served for unknown paths) must be checked again on every load.
+      res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const notFound = (res: ServerResponse) => {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Not found\n');
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    api(req, res, () => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
+        res.end('Method not allowed\n');
+        return;
+      }
+      files(req, res, () => notFound(res));
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+      resolve({
+        url: `http://${host}:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+function extension(pathname: string): string {
+  const dot = pathname.lastIndexOf('.');
+  return dot > pathname.lastIndexOf('/') ? pathname.slice(dot).toLowerCase() : '';
+}

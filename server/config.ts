@@ -1,0 +1,128 @@
+// The kiosk server's settings: where it listens and which outside services its /api/ proxy
+// reaches, read from the environment (and a .env file). Keys stay here; the page sees names only.
+//
+//   HOST, PORT                                    default 127.0.0.1 and 4173
+//   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL          chat; LLM_MODEL is required with a base URL
+//   STT_BASE_URL, STT_API_KEY, STT_MODEL          transcription; model default whisper-1
+//   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
+//
+// A service is on when its base URL is set (any OpenAI-compatible server); keys are optional.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServiceConfig } from '../src/ports/services.ts';
+
+/** One OpenAI-compatible service the proxy forwards to. */
+export interface UpstreamService {
+  /** without a trailing slash, e.g. `https://api.openai.com/v1` */
+  baseUrl: string;
+  /** sent as `Authorization: Bearer …`; local servers need none */
+  apiKey?: string;
+  model: string;
+}
+
+/** Everything the server needs to know, after defaults. */
+export interface KioskConfig {
+  host: string;
+  port: number;
+  llm: UpstreamService | null;
+  stt: UpstreamService | null;
+  tts: (UpstreamService & { voice: string }) | null;
+  /** settings that look like a mistake but do not stop the server (a key without a base URL) */
+  warnings: string[];
+}
+
+/** A setting the server cannot start with; the message is one line naming the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4173;
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The configuration described by `env` (a plain object, so tests need no real environment).
+ * Throws a ConfigError for a malformed URL or port, or a chat service without a model.
+ */
+export function readConfig(env: Env): KioskConfig {
+  const warnings: string[] = [];
+  const llm = readService(env, 'LLM', undefined, warnings);
+  const stt = readService(env, 'STT', 'whisper-1', warnings);
+  const tts = readService(env, 'TTS', 'tts-1', warnings);
+  return {
+    host: value(env, 'HOST') ?? DEFAULT_HOST,
+    port: readPort(env),
+    llm,
+    stt,
+    tts: tts && { ...tts, voice: value(env, 'TTS_VOICE') ?? 'alloy' },
+    warnings,
+  };
+}
+
+/**
+ * Loads `dir/.env` into `process.env` when the file exists (variables already set win), then
+ * reads the configuration from `process.env`.
+ */
+export function loadConfig(dir: string = process.cwd()): KioskConfig {
+  const file = join(dir, '.env');
+  if (existsSync(file)) process.loadEnvFile(file);
+  return readConfig(process.env);
+}
+
+/** What `GET /api/config` tells the page: model and voice names, never keys or addresses. */
+export function publicConfig(config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'>): ServiceConfig {
+  return {
+    llm: config.llm && { model: config.llm.model },
+    stt: config.stt && { model: config.stt.model },
+    tts: config.tts && { model: config.tts.model, voice: config.tts.voice },
+  };
+}
+
+/** A trimmed setting; blank counts as unset. */
+function value(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v ? v : undefined;
+}
+
+function readService(env: Env, prefix: 'LLM' | 'STT' | 'TTS', defaultModel: string | undefined, warnings: string[]): UpstreamService | null {
+  const base = value(env, `${prefix}_BASE_URL`);
+  const apiKey = value(env, `${prefix}_API_KEY`);
+  if (base === undefined) {
+    if (apiKey !== undefined) warnings.push(`${prefix}_API_KEY is set but ${prefix}_BASE_URL is not, so this service stays off.`);
+    return null;
+  }
+  const model = value(env, `${prefix}_MODEL`) ?? defaultModel;
+  if (model === undefined) {
+    throw new ConfigError(`${prefix}_BASE_URL is set but ${prefix}_MODEL is not: set ${prefix}_MODEL to the model to use (for example gpt-4o-mini).`);
+  }
+  const service: UpstreamService = { baseUrl: readBaseUrl(base, `${prefix}_BASE_URL`), model };
+  if (apiKey !== undefined) service.apiKey = apiKey;
+  return service;
+}
+
+function readBaseUrl(text: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL (expected something like https://api.openai.com/v1).`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must start with http:// or https:// (expected something like https://api.openai.com/v1).`);
+  }
+  if (url.search || url.hash) throw new ConfigError(`${name} must not have a query (?…) or a fragment (#…).`);
+  return text.replace(/\/+$/, '');
+}
+
+function readPort(env: Env): number {
+  const text = value(env, 'PORT');
+  if (text === undefined) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${text}".`);
+  return port;
+}

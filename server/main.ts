@@ -1,0 +1,60 @@
+// `npm run serve`: the built kiosk and its /api/ proxy on HOST:PORT, configured from the
+// environment and .env. Says which outside services it uses and what stands in for the others.
+
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startServer } from './app.ts';
+import { ConfigError, loadConfig, type KioskConfig } from './config.ts';
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+function describeServices(config: KioskConfig): string[] {
+  const line = (label: string, model: string | undefined, fallback: string) =>
+    `  ${label.padEnd(15)} ${model ?? `not configured: ${fallback}`}`;
+  return [
+    line('language model', config.llm?.model, 'the built-in offline assistant'),
+    line('speech to text', config.stt?.model, "the browser's speech recognition where it has one, else touch and typing"),
+    line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}` : undefined, "the browser's speech synthesis"),
+  ];
+}
+
+async function main(): Promise<void> {
+  let config: KioskConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`Cannot start: ${error.message}`);
+    throw error;
+  }
+  const root = resolve('dist');
+  if (!existsSync(resolve(root, 'index.html'))) fail('Run `npm run build` first (npm start does both).');
+
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ root, config, host: config.host, port: config.port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') fail(`Port ${config.port} on ${config.host} is already in use: stop the other server or set PORT to another port.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') fail(`Cannot listen on ${config.host}: set HOST to an address of this machine.`);
+    if (code === 'EACCES') fail(`Not allowed to listen on port ${config.port}: set PORT to a port above 1023.`);
+    throw error;
+  }
+
+  console.log(`voice-kiosk at ${server.url}`);
+  for (const line of describeServices(config)) console.log(line);
+  for (const warning of config.warnings) console.warn(`warning: ${warning}`);
+
+  let closing = false;
+  const stop = () => {
+    if (closing) process.exit(1); // a second Ctrl-C: do not wait
+    closing = true;
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();

@@ -1,0 +1,29 @@
+// The JSON answers the /api/ routes give of their own: the page's config and errors in the shape
+// OpenAI's client reads (`{ error: { message, type } }`).
+
+import type { ServerResponse } from 'node:http';
+
+/** An error object as the page's OpenAI client expects it. */
+export interface ApiError {
+  message: string;
+  type: string;
+  code?: string;
+}
+
+/** Answers `res` with `value` as JSON, never cached. */
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+/** Answers `res` with `{ error: { message, type } }`. */
+export function sendError(res: ServerResponse, status: number, type: string, message: string, headers?: Record<string, string>): void {
+  const error: ApiError = { message, type };
+  sendJson(res, status, { error }, headers);
+}

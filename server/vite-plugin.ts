@@ -1,0 +1,37 @@
+// `vite dev` with the kiosk server's /api/ proxy (same settings, same .env), and the voice
+// detector's `.mjs` files under /vad/ served as they are instead of through Vite's transform.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Plugin } from 'vite';
+import { createApiHandler, type ApiOptions } from './api.ts';
+import { loadConfig } from './config.ts';
+
+/** A plain file name ending in `.mjs` (no folders, no `..`), under /vad/, with any query. */
+const VAD_MODULE = /^\/vad\/([\w.-]+\.mjs)(?:\?.*)?$/;
+
+/** The Vite plugin that mounts the /api/ proxy and the raw /vad/*.mjs files in the dev server. */
+export function kioskApi(options: ApiOptions = {}): Plugin {
+  return {
+    name: 'voice-kiosk-api',
+    apply: 'serve',
+    configureServer(server) {
+      const api = createApiHandler(loadConfig(server.config.root), options);
+      const vadDir = join(server.config.publicDir, 'vad');
+      server.middlewares.use(api);
+      // onnxruntime-web imports ort-wasm-simd-threaded.mjs at run time; through Vite's transform
+      // that request gets `?import` added and fails, so answer it with the file itself.
+      server.middlewares.use((req, res, next) => {
+        const name = VAD_MODULE.exec(req.url ?? '')?.[1];
+        if (!name || name.startsWith('.') || !server.config.publicDir || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+        readFile(join(vadDir, name)).then(
+          (code) => {
+            res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'content-length': code.length, 'cache-control': 'no-cache' });
+            res.end(req.method === 'HEAD' ? undefined : code);
+          },
+          () => next(),
+        );
+      });
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// The kiosk server's settings: defaults, what makes a service configured, the start-up errors,
+// .env under the real environment, and the names-only view the page gets.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, publicConfig, readConfig } from '../../server/config.ts';
+
+function configError(env: Record<string, string>): string {
+  try {
+    readConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('readConfig accepted a configuration it should refuse');
+}
+
+describe('readConfig', () => {
+  it('listens on 127.0.0.1:4173 with no services when nothing is set', () => {
+    expect(readConfig({})).toEqual({ host: '127.0.0.1', port: 4173, llm: null, stt: null, tts: null, warnings: [] });
+  });
+
+  it('takes every setting, and drops trailing slashes from base URLs', () => {
+    const config = readConfig({
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      LLM_BASE_URL: 'https://api.example.com/v1/',
+      LLM_API_KEY: 'sk-llm',
+      LLM_MODEL: 'gpt-4o-mini',
+      STT_BASE_URL: 'http://127.0.0.1:8081//',
+      STT_MODEL: 'whisper-large-v3',
+      TTS_BASE_URL: 'http://127.0.0.1:8880/v1',
+      TTS_API_KEY: 'sk-tts',
+      TTS_MODEL: 'kokoro',
+      TTS_VOICE: 'af_heart',
+    });
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      llm: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-llm', model: 'gpt-4o-mini' },
+      stt: { baseUrl: 'http://127.0.0.1:8081', model: 'whisper-large-v3' },
+      tts: { baseUrl: 'http://127.0.0.1:8880/v1', apiKey: 'sk-tts', model: 'kokoro', voice: 'af_heart' },
+      warnings: [],
+    });
+  });
+
+  it('needs only a base URL for speech; the models and voice have defaults and the key is optional', () => {
+    const config = readConfig({ STT_BASE_URL: 'http://localhost:9000/v1', TTS_BASE_URL: 'http://localhost:9001/v1' });
+    expect(config.stt).toEqual({ baseUrl: 'http://localhost:9000/v1', model: 'whisper-1' });
+    expect(config.tts).toEqual({ baseUrl: 'http://localhost:9001/v1', model: 'tts-1', voice: 'alloy' });
+  });
+
+  it('refuses a language model without LLM_MODEL, naming the variable', () => {
+    const message = configError({ LLM_BASE_URL: 'http://localhost:11434/v1' });
+    expect(message).toContain('LLM_MODEL');
+    expect(message).not.toContain('\n');
+  });
+
+  it.each([
+    ['LLM_BASE_URL', 'not a url', { LLM_MODEL: 'm' }],
+    ['STT_BASE_URL', 'localhost:9000', {}],
+    ['TTS_BASE_URL', 'ftp://example.com/v1', {}],
+    ['LLM_BASE_URL', 'https://example.com/v1?api-version=1', { LLM_MODEL: 'm' }],
+  ])('refuses a malformed %s (%s) in one line naming it', (name, value, rest) => {
+    const message = configError({ [name]: value, ...rest });
+    expect(message).toContain(name);
+    expect(message).not.toContain('\n');
+  });
+
+  it.each(['abc', '-1', '70000', '80.5'])('refuses PORT=%s', (port) => {
+    expect(configError({ PORT: port })).toContain('PORT');
+  });
+
+  it('accepts PORT=0 (any free port)', () => {
+    expect(readConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it('counts blank values as unset', () => {
+    const config = readConfig({ HOST: ' ', PORT: '', LLM_BASE_URL: '', LLM_MODEL: '', STT_BASE_URL: 'http://h/v1', STT_API_KEY: '  ' });
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.port).toBe(4173);
+    expect(config.llm).toBeNull();
+    expect(config.stt).toEqual({ baseUrl: 'http://h/v1', model: 'whisper-1' });
+  });
+
+  it('warns about a key without a base URL and leaves the service off', () => {
+    const config = readConfig({ LLM_API_KEY: 'sk-lonely' });
+    expect(config.llm).toBeNull();
+    expect(config.warnings).toEqual([expect.stringContaining('LLM_BASE_URL')]);
+    expect(config.warnings.join()).not.toContain('sk-lonely');
+  });
+});
+
+describe('publicConfig', () => {
+  it('gives the page model and voice names only', () => {
+    const config = readConfig({
+      LLM_BASE_URL: 'https://llm.example.com/v1',
+      LLM_API_KEY: 'sk-secret-llm',
+      LLM_MODEL: 'gpt-4o-mini',
+      TTS_BASE_URL: 'https://tts.example.com/v1',
+      TTS_API_KEY: 'sk-secret-tts',
+    });
+    const view = publicConfig(config);
+    expect(view).toEqual({ llm: { model: 'gpt-4o-mini' }, stt: null, tts: { model: 'tts-1', voice: 'alloy' } });
+    expect(JSON.stringify(view)).not.toMatch(/secret|example\.com/);
+  });
+});
+
+describe('loadConfig and .env', () => {
+  const NAMES = ['LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY', 'PORT'];
+  const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
+  let dir: string | undefined;
+
+  afterEach(() => {
+    for (const n of NAMES) {
+      if (saved[n] === undefined) delete process.env[n];
+      else process.env[n] = saved[n];
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads .env from the folder, and the real environment wins over it', () => {
+    dir = mkdtempSync(join(tmpdir(), 'kiosk-env-'));
+    writeFileSync(join(dir, '.env'), 'LLM_BASE_URL=http://from-file:11434/v1/\nLLM_MODEL=file-model\nLLM_API_KEY=file-key\nPORT=5000\n');
+    for (const n of NAMES) delete process.env[n];
+    process.env['LLM_MODEL'] = 'env-model';
+    const config = loadConfig(dir);
+    expect(config.llm).toEqual({ baseUrl: 'http://from-file:11434/v1', apiKey: 'file-key', model: 'env-model' });
+    expect(config.port).toBe(5000);
+  });
+
+  it('reads the environment alone when there is no .env', () => {
+    dir = mkdtempSync(join(tmpdir(), 'kiosk-env-'));
+    for (const n of NAMES) delete process.env[n];
+    expect(loadConfig(dir).llm).toBeNull();
+  });
+});

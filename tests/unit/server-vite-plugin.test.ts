@@ -1,0 +1,75 @@
+// `vite dev` with the kiosk plugin: the /api/ routes from the same .env as `npm run serve`, and
+// the voice detector's .mjs files under /vad/ served raw even when Vite adds `?import`.
+
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kioskApi } from '../../server/vite-plugin.ts';
+
+const MODULE = 'export const threads = 1; // not transformed\n';
+const ENV_NAMES = ['TTS_BASE_URL', 'TTS_VOICE', 'TTS_API_KEY'];
+
+let root: string;
+let vite: ViteDevServer;
+let http: Server;
+let url: string;
+const saved = Object.fromEntries(ENV_NAMES.map((n) => [n, process.env[n]]));
+
+beforeAll(async () => {
+  for (const n of ENV_NAMES) delete process.env[n];
+  root = mkdtempSync(join(tmpdir(), 'kiosk-vite-'));
+  mkdirSync(join(root, 'public', 'vad'), { recursive: true });
+  writeFileSync(join(root, 'public', 'vad', 'ort-wasm-simd-threaded.mjs'), MODULE);
+  writeFileSync(join(root, '.env'), 'TTS_BASE_URL=http://127.0.0.1:9/v1\nTTS_VOICE=nova\nTTS_API_KEY=sk-dev-only-77aa\n');
+  vite = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [kioskApi({ log: () => {} })],
+    server: { middlewareMode: true, hmr: false, ws: false },
+  });
+  http = createHttpServer(vite.middlewares);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => http.close(resolve));
+  await vite.close();
+  rmSync(root, { recursive: true, force: true });
+  for (const n of ENV_NAMES) {
+    if (saved[n] === undefined) delete process.env[n];
+    else process.env[n] = saved[n];
+  }
+});
+
+describe('kioskApi in vite dev', () => {
+  it('answers /api/config from the folder’s .env', async () => {
+    const response = await fetch(`${url}/api/config`);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ llm: null, stt: null, tts: { model: 'tts-1', voice: 'nova' } });
+    expect(body).not.toContain('sk-dev-only');
+  });
+
+  it('keeps the proxy closed to other paths', async () => {
+    expect((await fetch(`${url}/api/llm/models`)).status).toBe(404);
+    expect((await fetch(`${url}/api/llm/chat/completions`, { method: 'POST', body: '{}' })).status).toBe(503);
+  });
+
+  it.each(['', '?import', '?import&t=123'])('serves /vad/*.mjs%s as the file itself', async (query) => {
+    const response = await fetch(`${url}/vad/ort-wasm-simd-threaded.mjs${query}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await response.text()).toBe(MODULE);
+  });
+
+  it('leaves a missing /vad/ module to Vite', async () => {
+    const response = await fetch(`${url}/vad/missing.mjs`);
+    expect(response.status).not.toBe(200);
+    await response.text();
+  });
+});
