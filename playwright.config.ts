@@ -1,7 +1,9 @@
-// End-to-end tests in real Chromium against the production build (vite preview).
+// End-to-end tests in real Chromium against the production build, served by the kiosk's own
+// server with no outside services (the voice tests start their own, with the OpenAI doubles).
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_FLAGS } from './tests/e2e/support/chromium.ts';
 
-const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const PORT = 4179;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -14,27 +16,20 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: [['list']],
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 1280, height: 900 },
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: chromium,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM,
+      args: CHROMIUM_FLAGS,
     },
   },
   webServer: {
-    command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: 'npx tsx server/main.ts',
+    url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env['CI'],
     timeout: 60_000,
+    // No outside services, whatever the developer's environment or .env says.
+    env: { HOST: '127.0.0.1', PORT: String(PORT), LLM_BASE_URL: '', STT_BASE_URL: '', TTS_BASE_URL: '' },
   },
 });

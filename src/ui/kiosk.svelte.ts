@@ -1,6 +1,7 @@
 // The kiosk as the screen sees it: which screen is up, the live form, captions, notices, and the
-// visitor's actions, over one FlowEngine and its Conversation per visitor. Wiping (end of visit,
-// walk-away, "Start over") drops every trace of the visitor from memory and storage.
+// visitor's actions, over one FlowEngine and its Conversation per visitor, with its voice
+// (kiosk-voice.svelte.ts). Wiping (end of visit, walk-away, "Start over") drops every trace of the
+// visitor from memory and storage, and closes the microphone.
 
 import { loadFlowFor, type FlowLoad } from '../adapters/flow-files.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
@@ -11,10 +12,13 @@ import type { LoadedFlow } from '../engine/load-flow.ts';
 import { displayValue } from '../engine/interpolate.ts';
 import { shownValues } from '../engine/shown-values.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage, UiEventInput } from '../engine/messages.ts';
+import { tick } from 'svelte';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { LanguageModel } from '../ports/language-model.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
 import { Conversation } from '../voice/conversation.ts';
+import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
+import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
 
 export type Phase = 'loading' | 'invalid' | 'idle' | 'running' | 'ended';
 
@@ -72,6 +76,9 @@ export class Kiosk {
   assistantNote = $state<string | null>(null);
   stillThere = $state(false);
   endValues = $state<Record<string, unknown> | null>(null);
+  /** the flow says it needs a language model (`settings.llm_required`) */
+  private llmRequired = $state(false);
+  readonly voice: KioskVoice;
 
   private loaded: LoadedFlow | null = null;
   private engine: FlowEngine | null = null;
@@ -79,13 +86,24 @@ export class Kiosk {
   private cancelEnd: (() => void) | null = null;
   private cancelIdle: (() => void) | null = null;
   private captionSeq = 0;
+  /** a spoken turn was handed on and its effect has not reached the screen yet (vk:screen) */
+  private awaitingScreen = false;
+  /** the engine's messages being handled come from a tap */
+  private tapping = false;
 
   constructor(
     readonly settings: KioskSettings,
     private readonly makeModel: () => LanguageModel = () => new OfflineAgent(),
     private readonly clock: Clock = systemClock,
     private readonly timers: Timers = browserTimers,
-  ) {}
+    /** the voice of one visit; null: touch and typing only */
+    private readonly voiceParts: (language: string) => VoiceParts | null = () => null,
+    /** true when a language model is configured */
+    private readonly hasModel: () => boolean = () => false,
+    private readonly mark: MarkFn = browserMark,
+  ) {
+    this.voice = new KioskVoice(mark);
+  }
 
   /** Loads the flow named in the page's query string. */
   async load(search: string): Promise<void> {
@@ -98,7 +116,15 @@ export class Kiosk {
     }
     this.loaded = result.loaded;
     this.title = result.loaded.flow.title;
+    this.llmRequired = result.loaded.flow.settings.llmRequired;
     this.phase = 'idle';
+  }
+
+  /** What staff must know about this kiosk's setup, or null. */
+  get operatorNote(): string | null {
+    return this.llmRequired && !this.hasModel()
+      ? "For staff: this flow needs a language model and none is configured (set LLM_BASE_URL and LLM_MODEL on the kiosk's server). The built-in assistant stands in until then."
+      : null;
   }
 
   get flowMode(): 'kiosk' | 'assistant' {
@@ -132,13 +158,30 @@ export class Kiosk {
     this.engine = new FlowEngine(this.loaded, this.clock);
     this.conversation = new Conversation(this.engine, model, fallback, this.clock, this.timers, {
       engine: (ms) => this.onEngine(ms),
-      agentSpeech: (turn, text, final) => this.caption(`agent-${turn}`, 'agent', text, final),
+      agentSpeech: (reply, text, final) => {
+        this.caption(`agent-${reply}`, 'agent', text, final);
+        this.voice.reply(reply, text, final);
+        this.screenShows();
+      },
       visitorSpeech: (text) => this.caption(`visitor-${++this.captionSeq}`, 'visitor', text, true),
       notice: (_kind, text) => (this.assistantNote = text),
-      busy: (busy) => (this.busy = busy),
+      busy: (busy) => {
+        this.busy = busy;
+        this.voice.setThinking(busy);
+      },
     });
     this.phase = 'running';
     this.activity();
+    const parts = this.voiceParts(this.loaded.flow.language);
+    if (parts) {
+      this.voice.begin(parts, {
+        heard: (text) => {
+          this.awaitingScreen = true;
+          this.say(text);
+        },
+        interrupted: () => this.conversation?.interrupt(),
+      });
+    }
     this.conversation.start();
   }
 
@@ -212,7 +255,34 @@ export class Kiosk {
 
   private send(event: UiEventInput): void {
     this.activity();
-    this.guarded(() => this.conversation?.ui(event));
+    this.tapping = true;
+    try {
+      this.guarded(() => this.conversation?.ui(event));
+    } finally {
+      this.tapping = false;
+    }
+  }
+
+  /** After a spoken turn, the first thing it changes on screen is timed (vk:screen). */
+  private screenShows(): void {
+    if (!this.awaitingScreen) return;
+    this.awaitingScreen = false;
+    void tick().then(() => requestAnimationFrame(() => this.mark('vk:screen')));
+  }
+
+  /** Tells the voice what this step listens for: its settings, and a dictated or a free answer. */
+  private listen(): void {
+    const screen = this.screen;
+    if (!screen) return;
+    this.voice.listenFor(
+      turnTakingFor(screen.turn_taking),
+      expectedAnswer({
+        ...(screen.turn_taking.expect ? { expect: screen.turn_taking.expect } : {}),
+        fields: screen.artifact?.fields ?? [],
+        isEmpty: (v) => (this.fields[v]?.status ?? 'empty') === 'empty',
+        awaitingYesNo: this.pendingAction !== null || Object.values(this.fields).some((f) => f.status === 'pending'),
+      }),
+    );
   }
 
   /** A fault in the kiosk itself never leaves a dead screen: the visitor is told and can start over. */
@@ -234,9 +304,14 @@ export class Kiosk {
   }
 
   private onEngine(messages: readonly EngineMessage[]): void {
+    if (messages.some((m) => m.type === 'flow_variable' || m.type === 'flow_state' || m.type === 'transition_blocked' || m.type === 'action_pending')) {
+      this.screenShows();
+    }
     for (const m of messages) {
       switch (m.type) {
         case 'flow_state': {
+          // A tap that moves the flow on: what the kiosk was saying about the old step is moot.
+          if (this.tapping) this.voice.silence();
           this.screen = m;
           this.notice = null;
           const fields: Record<string, FieldState> = {};
@@ -272,6 +347,7 @@ export class Kiosk {
           if (m.status === 'failed') this.notice = { near: null, text: 'Sorry, that did not go through. Please try again or ask a member of staff.' };
           break;
         case 'flow_end':
+          if (m.mode === 'kiosk') this.voice.stopListening();
           this.endValues = this.loaded ? shownValues(this.loaded.flow, this.loaded.catalog, m.variables) : m.variables;
           this.phase = 'ended';
           this.cancelIdle?.();
@@ -285,6 +361,7 @@ export class Kiosk {
           break;
       }
     }
+    if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
   }
 
   private blockedNotice(m: TransitionBlockedMessage): Notice {
@@ -318,6 +395,8 @@ export class Kiosk {
 
   /** Drops the visitor's data: engine, conversation, values, captions, timers and storage. */
   private wipe(): void {
+    this.voice.end();
+    this.awaitingScreen = false;
     this.conversation?.stop();
     this.conversation = null;
     this.engine = null;

@@ -1,0 +1,168 @@
+// The kiosk's voice as the screen sees it: the status light (listening, hearing you, thinking,
+// speaking), the words being heard, and plain notices when the microphone, recognition or speech
+// fail. It owns one visit's Speaker and VoiceSession and the sentence splitting of the replies.
+
+import type { ServiceError } from '../ports/service-error.ts';
+import type { Microphone } from '../ports/microphone.ts';
+import type { SpeechToText } from '../ports/speech-to-text.ts';
+import type { TextToSpeech } from '../ports/text-to-speech.ts';
+import { SentenceSplitter } from '../voice/sentences.ts';
+import { Speaker } from '../voice/speaker.ts';
+import type { Expectation, TurnTakingSettings } from '../voice/turn-taking.ts';
+import { VoiceSession, type VoiceMark, type VoiceProblem } from '../voice/voice-session.ts';
+
+export type VoiceStatus = 'off' | 'starting' | 'listening' | 'hearing' | 'thinking' | 'speaking' | 'no-microphone';
+
+/** What one visit's voice is made of; the page builds it from the server's configuration. */
+export interface VoiceParts {
+  microphone: Microphone | null;
+  recognizer: SpeechToText | null;
+  /** the voices to speak with, best first; the next takes over when one fails */
+  voices: TextToSpeech[];
+  language: string;
+}
+
+export interface KioskVoiceEvents {
+  heard(text: string): void;
+  interrupted(): void;
+}
+
+/** Records a mark of the voice path for any harness that times it (performance.mark in the page). */
+export type MarkFn = (name: string, detail?: Record<string, unknown>) => void;
+
+export const browserMark: MarkFn = (name, detail) => {
+  try {
+    performance.mark(name, detail ? { detail } : undefined);
+  } catch {
+    // marks are for measurement only
+  }
+};
+
+const NOTICES: Record<string, string> = {
+  denied: "The microphone is blocked, so I can't hear you. You can tap or type your answers.",
+  missing: "I can't find a microphone, so I can't hear you. You can tap or type your answers.",
+  broken: "Listening isn't working right now. You can tap or type your answers.",
+  recognition: "I can't make out speech right now. Please tap or type your answer.",
+  none: 'This kiosk cannot listen here. Please tap or type your answers.',
+};
+
+export class KioskVoice {
+  status = $state<VoiceStatus>('off');
+  /** words being heard, not final (shown greyed) */
+  interim = $state<string | null>(null);
+  /** a plain sentence about the voice for the visitor; the detail goes to the console */
+  note = $state<string | null>(null);
+  /** which voice speaks, for the operator ("captions only" when none) */
+  speakingWith = $state<string | null>(null);
+
+  private session: VoiceSession | null = null;
+  private speaker: Speaker | null = null;
+  private splitters = new Map<number, SentenceSplitter>();
+  private thinking = false;
+
+  constructor(private readonly mark: MarkFn = browserMark) {}
+
+  /** A visit begins: opens the microphone (the Start tap is the gesture browsers want). */
+  begin(parts: VoiceParts, events: KioskVoiceEvents): void {
+    this.end();
+    const speaker = new Speaker(parts.voices, parts.language, {
+      speaking: (on) => {
+        this.mark(on ? 'vk:tts-start' : 'vk:tts-stop');
+        this.session?.kioskSpeaking(on);
+        this.refresh();
+      },
+      failed: (error, fallingBack) => {
+        console.warn(`kiosk: speech failed (${error.message}); ${fallingBack ? 'the next voice takes over' : 'captions only'}`);
+        this.speakingWith = speaker.voiceName;
+      },
+    });
+    this.speaker = speaker;
+    this.speakingWith = speaker.voiceName;
+    const session = new VoiceSession(parts.microphone, parts.recognizer, speaker, parts.language, {
+      changed: () => this.refresh(),
+      heard: (text) => events.heard(text),
+      interim: (text) => (this.interim = text),
+      interrupted: () => events.interrupted(),
+      problem: (kind, error) => this.problem(kind, error),
+      mark: (name: VoiceMark, detail) => this.mark(name, detail),
+    });
+    this.session = session;
+    if (!session.canListen) this.note = NOTICES['none']!;
+    this.refresh();
+    void session.start();
+  }
+
+  /** Listening settings and the kind of answer awaited, for the step on screen. */
+  listenFor(settings: TurnTakingSettings, expectation: Expectation): void {
+    this.session?.configure(settings, expectation);
+  }
+
+  /** A reply of the kiosk, growing while streamed: each finished sentence is spoken. */
+  reply(id: number, text: string, final: boolean): void {
+    if (!this.speaker) return;
+    let splitter = this.splitters.get(id);
+    if (!splitter) {
+      splitter = new SentenceSplitter();
+      this.splitters.set(id, splitter);
+    }
+    for (const sentence of final ? splitter.finish(text) : splitter.push(text)) this.speaker.say(sentence);
+    if (final) this.splitters.delete(id);
+  }
+
+  /** Stops the kiosk's voice now (the visitor tapped on, or spoke over it). */
+  silence(): void {
+    this.speaker?.stop();
+    this.splitters.clear();
+  }
+
+  /** The model is working on a turn. */
+  setThinking(on: boolean): void {
+    this.thinking = on;
+    this.refresh();
+  }
+
+  /** The flow has ended: the microphone closes; the kiosk may still say its last words. */
+  stopListening(): void {
+    void this.session?.stop();
+    this.interim = null;
+    this.refresh();
+  }
+
+  /** The visit is over: microphone closed, voice silenced, nothing kept. */
+  end(): void {
+    this.silence();
+    void this.session?.stop();
+    this.session = null;
+    this.speaker = null;
+    this.interim = null;
+    this.note = null;
+    this.thinking = false;
+    this.status = 'off';
+  }
+
+  private problem(kind: VoiceProblem, error: ServiceError | null): void {
+    if (error) console.warn(`kiosk: ${error.message}`);
+    if (kind === 'recognition_back') {
+      if (this.note === NOTICES['recognition']) this.note = null;
+      return;
+    }
+    if (kind === 'recognition') this.note = NOTICES['recognition']!;
+    else this.note = NOTICES[error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken']!;
+    this.refresh();
+  }
+
+  private refresh(): void {
+    const s = this.session?.state;
+    if (!s) {
+      this.status = 'off';
+      return;
+    }
+    if (s.speaking) this.status = 'speaking';
+    else if (s.hearing) this.status = 'hearing';
+    else if (s.transcribing || this.thinking) this.status = 'thinking';
+    else if (s.microphone === 'open') this.status = 'listening';
+    else if (s.microphone === 'opening') this.status = 'starting';
+    else if (s.microphone === 'off') this.status = 'off';
+    else this.status = 'no-microphone';
+  }
+}
