@@ -105,7 +105,10 @@ export class KioskVoice {
       splitter = new SentenceSplitter();
       this.splitters.set(id, splitter);
     }
-    for (const sentence of final ? splitter.finish(text) : splitter.push(text)) this.speaker.say(sentence);
+    for (const sentence of final ? splitter.finish(text) : splitter.push(text)) {
+      if (!this.speaker.busy) this.mark('vk:sentence', { chars: sentence.length });
+      this.speaker.say(sentence);
+    }
     if (final) this.splitters.delete(id);
   }
 

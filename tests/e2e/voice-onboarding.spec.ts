@@ -3,6 +3,7 @@
 // Speech recognition, the model and speech come from the local OpenAI test doubles through the
 // kiosk's own server.
 
+import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { expect, test } from './support/voice.ts';
 import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts';
 
@@ -10,12 +11,7 @@ test.describe.configure({ timeout: 60_000 });
 
 test('a visitor completes onboarding by voice alone', async ({ voiceKiosk }) => {
   const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
-  const speech = (i: number) => ({ minSpeechMs: fixture.lines[i]!.endMs - fixture.lines[i]!.startMs - 250, maxSpeechMs: fixture.lines[i]!.endMs - fixture.lines[i]!.startMs + 600 });
-  fakes.stt.script([
-    { text: 'My name is Alex.', ...speech(0) },
-    { text: 'Yes.', ...speech(1) },
-    { text: 'Blue, please.', ...speech(2) },
-  ]);
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
   fakes.llm.script([
     { when: { user: /^yes/i, system: /first name/i }, reply: { text: 'Thank you!', tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },
     { when: { system: /pick a colour/i }, reply: { text: 'Nice to meet you, Alex. Which colour do you like: red, green, blue or yellow?' } },
