@@ -2,65 +2,26 @@
 // page that goes away aborts the upstream request at once, refused connections and silent
 // upstreams become 502 and 504, and an upstream's error reaches the page without the key.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import type { ApiOptions } from '../../server/api.ts';
-import { startServer } from '../../server/app.ts';
-import type { UpstreamService } from '../../server/config.ts';
+import { listen, useServerHarness } from '../support/server-harness.ts';
 
 const KEY = 'sk-zq8c2e5a0f1d7b9364QxWv';
 const CHAT = '/api/llm/chat/completions';
 const CHAT_BODY = { model: 'page-choice', stream: true, messages: [{ role: 'user', content: 'hello' }] };
 
-const cleanups: Array<() => unknown> = [];
-const seen: string[] = [];
-const logs: string[] = [];
-let root: string;
+const harness = useServerHarness({ rootPrefix: 'kiosk-streams-', secrets: [KEY, KEY.slice(-8)] });
+const { logs, seen } = harness;
 
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'kiosk-streams-'));
-  writeFileSync(join(root, 'index.html'), '<!doctype html><title>kiosk</title>');
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-  const everything = [...seen, ...logs].join('\n');
-  expect(everything).not.toContain(KEY);
-  expect(everything).not.toContain(KEY.slice(-8));
-});
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
-
-/** A local upstream that answers with `reply`; `base` is its OpenAI-style base URL. */
+/** A local upstream that answers with `reply`; resolves with its OpenAI-style base URL. */
 async function startUpstream(reply: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => reply(req, res));
-  });
-  const port = await listen(server);
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${port}/v1`;
+  return (await harness.startUpstream(reply)).base;
 }
 
-async function startKiosk(baseUrl: string, api: ApiOptions = {}): Promise<string> {
-  const llm: UpstreamService = { baseUrl, apiKey: KEY, model: 'kiosk-model' };
-  const server = await startServer({ root, config: { llm, stt: null, tts: null }, host: '127.0.0.1', port: 0, api: { log: (line) => logs.push(line), ...api } });
-  cleanups.push(() => server.close());
-  return server.url;
+/** The kiosk with only a language model, at `baseUrl`. */
+function startKiosk(baseUrl: string, api: ApiOptions = {}): Promise<string> {
+  return harness.startKiosk({ llm: { baseUrl, apiKey: KEY, model: 'kiosk-model' } }, api);
 }
 
 function chat(url: string, signal?: AbortSignal): Promise<Response> {

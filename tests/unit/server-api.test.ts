@@ -3,15 +3,11 @@
 // added on the server, the browser's headers left behind, body limits, unbuffered streams, a
 // page that goes away, upstream failures, and the key in no answer, header or log line.
 
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMITS, type ApiOptions } from '../../server/api.ts';
-import { startServer } from '../../server/app.ts';
-import type { KioskConfig, UpstreamService } from '../../server/config.ts';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { BODY_LIMITS } from '../../server/api.ts';
+import type { UpstreamService } from '../../server/config.ts';
+import { json, useServerHarness } from '../support/server-harness.ts';
 
 const KEY = 'sk-kiosk-test-4f9a1c7e2b8d6053';
 const MODEL = 'kiosk-model';
@@ -29,77 +25,15 @@ const BROWSER_HEADERS = {
   'x-stainless-retry-count': '0',
 };
 
-// ---- a recording upstream, the kiosk in front of it, and a record of everything the page saw
+// ---- the kiosk in front of a recording upstream (the harness), and requests as the page makes them
 
-interface Received {
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-type Reply = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
 }
 
-const cleanups: Array<() => unknown> = [];
-const seen: string[] = [];
-const logs: string[] = [];
-let root: string;
-
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'kiosk-api-'));
-  writeFileSync(join(root, 'index.html'), '<!doctype html><title>kiosk</title>');
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-  const everything = [...seen, ...logs].join('\n');
-  expect(everything).not.toContain(KEY);
-  expect(everything).not.toContain(KEY.slice(-10));
-});
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
-
-function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
-async function startUpstream(reply: Reply = (_req, res) => json(res, 200, { ok: true })): Promise<{ base: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      received.push({ url: req.url ?? '', headers: req.headers, body });
-      reply(req, res, body);
-    });
-  });
-  const port = await listen(server);
-  cleanups.push(() => closeServer(server));
-  return { base: `http://127.0.0.1:${port}/v1`, received };
-}
-
-async function startKiosk(services: Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts'>>, api: ApiOptions = {}): Promise<string> {
-  const config = { llm: null, stt: null, tts: null, ...services };
-  const server = await startServer({ root, config, host: '127.0.0.1', port: 0, api: { log: (line) => logs.push(line), ...api } });
-  cleanups.push(() => server.close());
-  return server.url;
-}
+const { logs, seen, startUpstream, startKiosk } = useServerHarness({ rootPrefix: 'kiosk-api-', secrets: [KEY, KEY.slice(-10)] });
 
 const service = (baseUrl: string, extra: Partial<UpstreamService> = {}): UpstreamService => ({ baseUrl, apiKey: KEY, model: MODEL, ...extra });
 

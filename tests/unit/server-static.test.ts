@@ -2,23 +2,21 @@
 // the right types for WebAssembly, modules and models, no caching of the page itself, the
 // security headers on every answer, a free port when asked for 0, and a clean close.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app.ts';
+import { SITE_PAGE as INDEX, tempSiteRoot } from '../support/server-harness.ts';
 
-const INDEX = '<!doctype html><title>kiosk</title>';
 const NO_SERVICES = { llm: null, stt: null, tts: null };
 
 let root: string;
 let server: RunningServer;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'kiosk-static-'));
+  root = tempSiteRoot('kiosk-static-');
   mkdirSync(join(root, 'assets'));
   mkdirSync(join(root, 'vad'));
-  writeFileSync(join(root, 'index.html'), INDEX);
   writeFileSync(join(root, 'assets', 'index-Ab12Cd.js'), 'console.log(1);');
   writeFileSync(join(root, 'vad', 'ort-wasm-simd-threaded.wasm'), new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
   writeFileSync(join(root, 'vad', 'ort-wasm-simd-threaded.mjs'), 'export default 1;');

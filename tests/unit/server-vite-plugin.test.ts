@@ -2,13 +2,13 @@
 // the voice detector's .mjs files under /vad/ served raw even when Vite adds `?import`.
 
 import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kioskApi } from '../../server/vite-plugin.ts';
+import { listen } from '../support/server-harness.ts';
 
 const MODULE = 'export const threads = 1; // not transformed\n';
 const ENV_NAMES = ['TTS_BASE_URL', 'TTS_VOICE', 'TTS_API_KEY'];
@@ -33,8 +33,7 @@ beforeAll(async () => {
     server: { middlewareMode: true, hmr: false, ws: false },
   });
   http = createHttpServer(vite.middlewares);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${await listen(http)}`;
 });
 
 afterAll(async () => {

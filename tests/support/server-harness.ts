@@ -1,0 +1,130 @@
+// A harness for the kiosk server tests: a temporary folder standing in for the built page,
+// local upstreams that record what reaches them, the kiosk's server started in front of them,
+// everything closed after each test, and a last check that no secret reached the page or a log.
+
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { ApiOptions } from '../../server/api.ts';
+import { startServer } from '../../server/app.ts';
+import type { KioskConfig } from '../../server/config.ts';
+
+/** The page the temporary site root serves as `index.html`. */
+export const SITE_PAGE = '<!doctype html><title>kiosk</title>';
+
+/** A fresh folder under the system's temp folder holding `index.html` (SITE_PAGE); the caller removes it. */
+export function tempSiteRoot(prefix: string): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(root, 'index.html'), SITE_PAGE);
+  return root;
+}
+
+/** Starts `server` on a free port of 127.0.0.1; resolves with that port. */
+export function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+/** Stops `server`, dropping the connections still open (streams in flight included). */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** One request as an upstream received it. */
+export interface Received {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** How an upstream answers, called once the whole request body has arrived. */
+export type Reply = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
+
+/** A recording upstream: its OpenAI-style base URL and every request it received, in order. */
+export interface Upstream {
+  base: string;
+  received: Received[];
+}
+
+/** The services the kiosk is started with; those left out are not configured. */
+export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts'>>;
+
+export interface ServerHarnessOptions {
+  /** the start of the temporary site root's folder name */
+  rootPrefix: string;
+  /** strings that must appear in nothing the page saw and in no log line (the key, pieces of it) */
+  secrets: readonly string[];
+}
+
+/** What a test file gets from `useServerHarness`; its functions can be taken out of it (no `this`). */
+export interface ServerHarness {
+  /** every line the kiosk servers logged, in order */
+  readonly logs: string[];
+  /** what the page was answered (headers and bodies, as text); push to it, it is checked for the secrets at the end */
+  readonly seen: string[];
+  /** starts a local upstream that records each request and then answers with `reply` (default: 200 `{"ok":true}`) */
+  startUpstream: (reply?: Reply) => Promise<Upstream>;
+  /** starts the kiosk's server with `services` on a free port, logging into `logs`; resolves with its URL */
+  startKiosk: (services: KioskServices, api?: ApiOptions) => Promise<string>;
+}
+
+/** Writes `value` as a JSON answer with `status` and any extra headers. */
+export function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
+/**
+ * Sets up the servers of one test file; call it once at the file's top level. It registers the
+ * hooks: the site root made before all tests, every server started in a test closed after it
+ * (the last started first), and after all tests the root removed and the secrets looked for.
+ */
+export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
+  const cleanups: Array<() => unknown> = [];
+  const logs: string[] = [];
+  const seen: string[] = [];
+  let root = '';
+
+  beforeAll(() => {
+    root = tempSiteRoot(options.rootPrefix);
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    const everything = [...seen, ...logs].join('\n');
+    for (const secret of options.secrets) expect(everything).not.toContain(secret);
+  });
+
+  return {
+    logs,
+    seen,
+    startUpstream: async (reply = (_req, res) => json(res, 200, { ok: true })) => {
+      const received: Received[] = [];
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          const body = Buffer.concat(chunks);
+          received.push({ url: req.url ?? '', headers: req.headers, body });
+          reply(req, res, body);
+        });
+      });
+      const port = await listen(server);
+      cleanups.push(() => closeServer(server));
+      return { base: `http://127.0.0.1:${port}/v1`, received };
+    },
+    startKiosk: async (services, api = {}) => {
+      const config = { llm: null, stt: null, tts: null, ...services };
+      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, api: { log: (line) => logs.push(line), ...api } });
+      cleanups.push(() => server.close());
+      return server.url;
+    },
+  };
+}
