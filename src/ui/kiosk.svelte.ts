@@ -164,7 +164,10 @@ export class Kiosk {
         this.screenShows();
       },
       visitorSpeech: (text) => this.caption(`visitor-${++this.captionSeq}`, 'visitor', text, true),
-      notice: (_kind, text) => (this.assistantNote = text),
+      notice: (kind, text, detail) => {
+        this.assistantNote = text;
+        if (detail) console.warn(`kiosk: ${kind}: ${detail}`);
+      },
       busy: (busy) => {
         this.busy = busy;
         this.voice.setThinking(busy);

@@ -18,8 +18,11 @@ export interface ConversationEvents {
   agentSpeech(reply: number, text: string, final: boolean): void;
   /** the visitor's words (spoken or typed) as they were sent */
   visitorSpeech(text: string): void;
-  /** something the visitor should know about the assistant itself */
-  notice(kind: 'model_fallback' | 'model_failed', text: string): void;
+  /**
+   * Something the visitor should know about the assistant itself, as a plain sentence; `detail`
+   * (the service's own words, which could hold anything) is for the operator's log only.
+   */
+  notice(kind: 'model_fallback' | 'model_failed', text: string, detail?: string): void;
   /** a model turn is running (true) or finished (false) */
   busy(busy: boolean): void;
 }
@@ -181,7 +184,7 @@ export class Conversation {
       .then(() => this.runTurn(epoch, controller.signal))
       .catch((error: unknown) => {
         this.events.busy(false);
-        this.events.notice('model_failed', `${SORRY} (${(error as Error).message})`);
+        this.events.notice('model_failed', SORRY, (error as Error).message);
         this.speakNow(SORRY);
       });
   }
@@ -257,7 +260,7 @@ export class Conversation {
       } catch (error) {
         if (signal.aborted) return null;
         if (this.model !== this.fallback) {
-          this.events.notice('model_fallback', `The online assistant is not answering (${(error as Error).message}). The kiosk carries on with its built-in assistant.`);
+          this.events.notice('model_fallback', 'The online assistant is not answering. The kiosk carries on with its built-in assistant.', (error as Error).message);
           this.model = this.fallback;
           continue;
         }

@@ -1,12 +1,13 @@
 // The conversation loop between the engine and a language model: turns, tool calls with epochs
 // and results, the history the model sees, falling back to the offline agent, speech cues, the
-// deadline timer, and stopping.
+// deadline timer, stopping, a turn cut short (barge-in, a tap that moves the flow on), and one
+// caption per model round.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FlowEngine } from '../../src/engine/engine.ts';
 import { loadFlow } from '../../src/engine/load-flow.ts';
-import type { EngineMessage } from '../../src/engine/messages.ts';
+import type { EngineInput, EngineMessage } from '../../src/engine/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import type { LanguageModel, TurnChunk, TurnRequest } from '../../src/ports/language-model.ts';
 import type { Timers } from '../../src/ports/timers.ts';
@@ -15,15 +16,58 @@ import { Conversation, type ConversationEvents } from '../../src/voice/conversat
 
 const onboarding = loadFlow(readFileSync(new URL('../../flows/onboarding.yaml', import.meta.url), 'utf8'), 'onboarding.yaml').loaded!;
 
+/**
+ * A reply that stops half way, so that a turn is in flight: it streams `before`, then waits until
+ * the test calls `release()` or the turn's signal aborts. Aborted, it ends there (as a model that
+ * honours its signal does); released, it goes on with `after`.
+ */
+class HeldReply {
+  /** resolves once `before` has been streamed and the reply is waiting */
+  readonly reached: Promise<void>;
+  readonly released: Promise<void>;
+  private arrive!: () => void;
+  private letGo!: () => void;
+  constructor(
+    readonly before: TurnChunk[],
+    readonly after: TurnChunk[],
+  ) {
+    this.reached = new Promise((resolve) => (this.arrive = resolve));
+    this.released = new Promise((resolve) => (this.letGo = resolve));
+  }
+  /** called by the model when it starts waiting */
+  waiting(): void {
+    this.arrive();
+  }
+  release(): void {
+    this.letGo();
+  }
+}
+
+/** Resolves when `signal` aborts (never without one). */
+function whenAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
 /** A model that plays back one scripted reply per call and records what it was asked. */
 class ScriptedModel implements LanguageModel {
   readonly name = 'scripted';
   readonly requests: TurnRequest[] = [];
-  constructor(private readonly replies: (TurnChunk[] | Error | ((r: TurnRequest) => TurnChunk[]))[]) {}
+  constructor(private readonly replies: (TurnChunk[] | Error | HeldReply | ((r: TurnRequest) => TurnChunk[]))[]) {}
   async *generate(request: TurnRequest): AsyncIterable<TurnChunk> {
     this.requests.push({ ...request, messages: [...request.messages] });
     const next = this.replies.shift() ?? [];
     if (next instanceof Error) throw next;
+    if (next instanceof HeldReply) {
+      yield* next.before;
+      next.waiting();
+      await Promise.race([next.released, whenAborted(request.signal)]);
+      if (request.signal?.aborted) return;
+      yield* next.after;
+      return;
+    }
     for (const chunk of typeof next === 'function' ? next(request) : next) yield chunk;
   }
 }
@@ -42,20 +86,55 @@ class ManualTimers implements Timers {
   }
 }
 
+interface Caption {
+  reply: number;
+  text: string;
+  final: boolean;
+}
+
 function setup(model: LanguageModel) {
   const clock = new VirtualClock(0);
   const timers = new ManualTimers();
   const engine = new FlowEngine(onboarding, clock);
-  const log = { messages: [] as EngineMessage[], speech: [] as string[], visitor: [] as string[], notices: [] as string[] };
+  const log = {
+    messages: [] as EngineMessage[],
+    speech: [] as string[],
+    /** every agentSpeech call, streamed and final */
+    captions: [] as Caption[],
+    visitor: [] as string[],
+    notices: [] as string[],
+    busy: [] as boolean[],
+  };
   const events: ConversationEvents = {
     engine: (ms) => log.messages.push(...ms),
-    agentSpeech: (_turn, text, final) => final && log.speech.push(text),
+    agentSpeech: (reply, text, final) => {
+      log.captions.push({ reply, text, final });
+      if (final) log.speech.push(text);
+    },
     visitorSpeech: (text) => log.visitor.push(text),
-    notice: (_kind, text) => log.notices.push(text),
-    busy: () => undefined,
+    notice: (_kind, text, detail) => log.notices.push(detail ? `${text} [${detail}]` : text),
+    busy: (busy) => log.busy.push(busy),
   };
   const conversation = new Conversation(engine, model, new OfflineAgent(), clock, timers, events);
   return { clock, timers, engine, conversation, log };
+}
+
+/** The names of the tool calls sent to `engine` from now on, in order. */
+function recordToolCalls(engine: FlowEngine): string[] {
+  const names: string[] = [];
+  const send = engine.send.bind(engine);
+  engine.send = (input: EngineInput | readonly EngineInput[]) => {
+    for (const one of Array.isArray(input) ? input : [input]) if (one.type === 'tool_call') names.push(one.name);
+    return send(input);
+  };
+  return names;
+}
+
+/** What a screen keeping one caption per reply id would show, oldest first. */
+function shownCaptions(captions: readonly Caption[]): string[] {
+  const shown = new Map<number, string>();
+  for (const { reply, text } of captions) shown.set(reply, text);
+  return [...shown.values()];
 }
 
 const text = (delta: string): TurnChunk => ({ type: 'text', delta });
@@ -129,7 +208,7 @@ describe('Conversation', () => {
     const { conversation, log } = setup(model);
     conversation.start();
     await conversation.settled();
-    expect(log.notices[0]).toMatch(/not answering \(network down\)/);
+    expect(log.notices[0]).toBe('The online assistant is not answering. The kiosk carries on with its built-in assistant. [network down]');
     expect(log.speech).toHaveLength(1);
     expect(log.speech[0]).toMatch(/first name/i);
     expect(conversation.modelName).toBe('offline');
@@ -292,3 +371,145 @@ describe('Conversation', () => {
   });
 });
 
+
+describe('Conversation: a turn cut short, and one caption per model round', () => {
+  it('interrupt() aborts the turn in flight: its unsaid words and tool calls are dropped, the engine is not told, the next turn runs', async () => {
+    const held = new HeldReply([text('Hello! What is')], [text(' your first name?'), call('c1', 'save_name', { first_name: 'Alex' })]);
+    const model = new ScriptedModel([held, [text('Go ahead.')]]);
+    const { conversation, engine, log } = setup(model);
+    const toolCalls = recordToolCalls(engine);
+    conversation.start();
+    await held.reached;
+    expect(log.captions).toEqual([{ reply: expect.any(Number), text: 'Hello! What is', final: false }]);
+    const cut = log.captions[0]!.reply;
+    const told = log.messages.length;
+    const { state, epoch } = engine.view;
+
+    conversation.interrupt();
+    expect(model.requests[0]!.signal?.aborted).toBe(true);
+    held.release();
+    await conversation.settled();
+
+    expect(log.captions.filter((c) => c.reply === cut)).toHaveLength(1);
+    expect(log.speech).toEqual([]);
+    expect(toolCalls).toEqual([]);
+    expect(log.messages).toHaveLength(told);
+    expect(engine.view).toMatchObject({ state, epoch, values: {}, pending: [] });
+    expect(log.busy.at(-1)).toBe(false);
+
+    conversation.say('Sorry, go on');
+    await conversation.settled();
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.signal?.aborted).toBe(false);
+    expect(JSON.stringify(model.requests[1]!.messages)).not.toContain('your first name?');
+    expect(log.speech).toEqual(['Go ahead.']);
+  });
+
+  it('a tap that moves the flow on aborts the turn in flight, and the new state’s own turn runs', async () => {
+    const held = new HeldReply([text('Hello! What is')], [text(' your first name?'), call('c1', 'save_name', { first_name: 'Sam' })]);
+    const model = new ScriptedModel([held, [text('Pick a colour, Alex!')]]);
+    const { conversation, engine, log } = setup(model);
+    const toolCalls = recordToolCalls(engine);
+    conversation.start();
+    await held.reached;
+    const cut = log.captions[0]!.reply;
+
+    conversation.ui({ type: 'ui_event', event: 'form_submit', values: { first_name: 'Alex' } });
+    expect(engine.view.state).toBe('choose_color');
+    expect(model.requests[0]!.signal?.aborted).toBe(true);
+    held.release();
+    await conversation.settled();
+
+    expect(log.captions.filter((c) => c.reply === cut)).toHaveLength(1);
+    expect(toolCalls).toEqual([]);
+    expect(engine.view.values).toEqual({ first_name: 'Alex' });
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.signal?.aborted).toBe(false);
+    expect(model.requests[1]!.tools.map((t) => t.function.name)).toEqual(['save_color']);
+    expect(log.speech).toEqual(['Pick a colour, Alex!']);
+  });
+
+  it('a tap that ends the flow aborts the turn in flight, and its later tool call never reaches the engine', async () => {
+    const held = new HeldReply([text('Which colour, Al')], [text('ex?'), call('c2', 'save_color', { color: 'blue' })]);
+    const model = new ScriptedModel([[text('Hello!')], held]);
+    const { conversation, engine, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    conversation.ui({ type: 'ui_event', event: 'form_submit', values: { first_name: 'Alex' } });
+    await held.reached;
+    const toolCalls = recordToolCalls(engine);
+    const cut = log.captions.at(-1)!.reply;
+
+    conversation.ui({ type: 'ui_event', event: 'option_select', value: 'red' });
+    expect(engine.view.ended).toBe(true);
+    expect(model.requests[1]!.signal?.aborted).toBe(true);
+    held.release();
+    await conversation.settled();
+
+    expect(log.captions.filter((c) => c.reply === cut)).toEqual([{ reply: cut, text: 'Which colour, Al', final: false }]);
+    expect(toolCalls).toEqual([]);
+    expect(log.messages.some((m) => m.type === 'tool_rejected' || m.type === 'tool_result')).toBe(false);
+    expect(engine.view.values).toEqual({ first_name: 'Alex', color: 'red' });
+    expect(log.busy.at(-1)).toBe(false);
+  });
+
+  it('a state change from the model’s own tool call does not abort the next state’s turn', async () => {
+    const entry = new HeldReply([text('Pick a colour')], [text(', Alex!'), call('c3', 'save_color', { color: 'green' })]);
+    const model = new ScriptedModel([
+      [text('Hello!')],
+      [call('c1', 'save_name', { first_name: 'Alex' })],
+      [text('Is Alex right?')],
+      [call('c2', 'confirm_first_name', {})],
+      entry,
+    ]);
+    const { conversation, engine, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    conversation.say('Alex');
+    await conversation.settled();
+    const toolCalls = recordToolCalls(engine);
+
+    conversation.say('yes');
+    await entry.reached;
+    expect(engine.view.state).toBe('choose_color');
+    const turn = model.requests.at(-1)!;
+    expect(turn.tools.map((t) => t.function.name)).toEqual(['save_color']);
+    expect(turn.signal?.aborted).toBe(false);
+    entry.release();
+    await conversation.settled();
+
+    expect(toolCalls).toEqual(['confirm_first_name', 'save_color']);
+    expect(engine.view.ended).toBe(true);
+    expect(engine.view.values).toEqual({ first_name: 'Alex', color: 'green' });
+    expect(log.speech.at(-1)).toBe('Pick a colour, Alex!');
+  });
+
+  it('gives each model round its own reply id, so a second round does not replace the first one’s caption', async () => {
+    const model = new ScriptedModel([
+      [text('Hello!')],
+      [text('Nice to meet you.'), call('c1', 'save_name', { first_name: 'Alex' })],
+      [text('I heard Alex. '), text('Is that right?')],
+    ]);
+    const { conversation, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    const before = log.captions.length;
+    conversation.say('I am here to sign up');
+    await conversation.settled();
+
+    const turn = log.captions.slice(before);
+    const replies = [...new Set(turn.map((c) => c.reply))];
+    expect(replies).toHaveLength(2);
+    expect(replies).not.toContain(log.captions[0]!.reply);
+    expect(turn.filter((c) => c.reply === replies[0])).toEqual([
+      { reply: replies[0], text: 'Nice to meet you.', final: false },
+      { reply: replies[0], text: 'Nice to meet you.', final: true },
+    ]);
+    expect(turn.filter((c) => c.reply === replies[1]).map((c) => [c.text, c.final])).toEqual([
+      ['I heard Alex. ', false],
+      ['I heard Alex. Is that right?', false],
+      ['I heard Alex. Is that right?', true],
+    ]);
+    expect(shownCaptions(log.captions)).toEqual(['Hello!', 'Nice to meet you.', 'I heard Alex. Is that right?']);
+  });
+});
