@@ -149,7 +149,8 @@ export class KioskVoice {
       if (this.note === NOTICES['recognition']) this.note = null;
       return;
     }
-    if (kind === 'recognition') this.note = NOTICES['recognition']!;
+    // The browser's own recogniser without a microphone or a language: it will not come back.
+    if (kind === 'recognition') this.note = NOTICES[error?.failure === 'missing' || error?.failure === 'denied' ? 'none' : 'recognition']!;
     else this.note = NOTICES[error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken']!;
     this.refresh();
   }

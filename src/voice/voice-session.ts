@@ -233,7 +233,11 @@ export class VoiceSession {
         this.events.heard(text);
       },
       failed: (error) => {
+        // The browser's recogniser does not come back by itself: stop listening for this visit.
         this.events.interim(null);
+        if (this.mic === 'open') void this.microphone?.close();
+        this.mic = 'failed';
+        this.events.changed();
         this.events.problem('recognition', error);
       },
     });

@@ -193,6 +193,17 @@ describe('voice session', () => {
     expect(events).toBeNull();
   });
 
+  it('closes the microphone when the live recogniser fails for good', async () => {
+    let events: LiveRecognitionEvents | null = null;
+    const live: LiveRecognizer = { kind: 'live', name: 'live', onDevice: false, start: (_l, e) => (events = e), stop: () => undefined };
+    const { mic, session, log } = setup({ stt: live });
+    await session.start();
+    events!.failed(new ServiceError('stt', 'missing', 'audio-capture'));
+    expect(mic.closed).toBe(1);
+    expect(session.state.microphone).toBe('failed');
+    expect(log.problems).toEqual(['recognition:missing']);
+  });
+
   it('gives transcription the ISO 639-1 code of the flow language', () => {
     expect(isoLanguage('en-US')).toBe('en');
     expect(isoLanguage('pt_BR')).toBe('pt');
