@@ -17,8 +17,10 @@ export interface VoiceKioskOptions {
   services?: { llm?: boolean; stt?: boolean; tts?: boolean };
   /** page address query (flow, timings) */
   query?: Record<string, string | number>;
-  /** the page may use the microphone (default true) */
+  /** the visitor's browser lets the page use the microphone (default true) */
   microphoneAllowed?: boolean;
+  /** flow files the page can load from its own origin, by path (`?flow=/test-flows/x.yaml`) */
+  flows?: Record<string, string>;
 }
 
 export interface VoiceKiosk {
@@ -61,13 +63,18 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
       args: [
         ...CHROMIUM_FLAGS,
         '--autoplay-policy=no-user-gesture-required',
-        ...(fixture ? ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', fakeMicrophoneFlag(fixture)] : []),
+        // The fake device is the microphone; the fake UI grants the permission prompt.
+        ...(fixture ? ['--use-fake-device-for-media-stream', fakeMicrophoneFlag(fixture)] : []),
+        ...(fixture && (options.microphoneAllowed ?? true) ? ['--use-fake-ui-for-media-stream'] : []),
       ],
     });
     closers.push(() => browser.close());
     const allowed = options.microphoneAllowed ?? true;
     const context = await browser.newContext({ baseURL: server.url, permissions: allowed ? ['microphone'] : [], viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    for (const [path, yaml] of Object.entries(options.flows ?? {})) {
+      await page.route((url) => url.pathname === path, (route) => route.fulfill({ contentType: 'text/yaml; charset=utf-8', body: yaml }));
+    }
     const consoleLines: string[] = [];
     page.on('pageerror', (e) => consoleLines.push(`uncaught: ${e.message}`));
     page.on('console', (m) => {

@@ -37,10 +37,14 @@ describe('turn-taking on recorded speech', () => {
     expect(segments.length).toBe(2);
   }, 30_000);
 
-  it('drops two short noise bursts: no answer at all', async () => {
-    const { segments, events } = await listen('noise', 'free');
-    expect(segments).toEqual([]);
-    expect(events.filter((e) => e.type === 'speech')).toEqual([]);
+  it('drops two short noise bursts: the only answer is the words spoken after them', async () => {
+    const { fixture, segments, events } = await listen('noise', 'free');
+    const spoken = fixture.lines.find((l) => l.kind === 'speech')!;
+    expect(segments).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'speech')).toHaveLength(1);
+    // the one answer is the spoken line, not a burst
+    expect(segments[0]!.speechEndMs).toBeGreaterThan(spoken.startMs);
+    expect(segments[0]!.speechMs).toBeGreaterThan(spoken.endMs - spoken.startMs - 200);
   }, 30_000);
 
   it('hears each line of a visit as one answer, and decides its end within the wait', async () => {

@@ -1,0 +1,94 @@
+// When voice fails the kiosk says so and goes on: speech recognition down, the model down, a
+// blocked or missing microphone. And the services' keys stay on the server.
+
+import { TEST_KEYS, transcriptsFor } from '../support/voice-kiosk.ts';
+import { expectStep, fieldBlock, kiosk, say, visitorLines } from './support/kiosk.ts';
+import { expect, test } from './support/voice.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+test('speech recognition down: a plain notice, typing goes on, and listening comes back with the service', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  // The first spoken line meets an outage (the request and its one retry of the proxy fail);
+  // the service is back for the next ones.
+  fakes.stt.fail('http_500', 1);
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']).slice(1));
+  fakes.llm.script([
+    { when: { user: /^yes/i }, reply: { tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },
+    { when: { last: 'system' }, reply: { text: 'Hi! What is your first name?' } },
+  ]);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+
+  const notice = page.locator('.voice-note');
+  await expect(notice).toHaveText("I can't make out speech right now. Please tap or type your answer.", { timeout: 15_000 });
+  // Nothing of the service's own error reaches the visitor.
+  await expect(page.locator('.talk')).not.toContainText('500');
+  await say(page, 'My name is Alex');
+  await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending');
+  // "yes" is heard again: the notice goes, and the flow moves on by voice.
+  await expectStep(page, 'choose_color');
+  await expect(notice).toHaveCount(0);
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
+  await expect(visitorLines(page)).toHaveText(['You: My name is Alex', 'You: Yes.', 'You: Blue, please.']);
+  expect(fakes.stt.requests).toHaveLength(3);
+});
+
+test('the model down: one retry, a notice, and the built-in assistant carries the visit to its end', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  fakes.llm.fail('http_500');
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+
+  await expect(page.locator('.assistant-note')).toHaveText('The online assistant is not answering. The kiosk carries on with its built-in assistant.', { timeout: 15_000 });
+  // the state entry's request and its one retry, then no more tries for this visit
+  expect(fakes.llm.requests).toHaveLength(2);
+  await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
+  await expectStep(page, 'choose_color');
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
+  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['Alex', 'blue']);
+  expect(fakes.llm.requests).toHaveLength(2);
+});
+
+test('a blocked microphone: a plain notice, the light says voice is off, touch and typing work', async ({ voiceKiosk }) => {
+  const { page } = await voiceKiosk({ fixture: 'onboarding', microphoneAllowed: false, query: { flow: 'onboarding' } });
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.locator('.voice-note')).toHaveText("The microphone is blocked, so I can't hear you. You can tap or type your answers.");
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'no-microphone');
+  await expect(page.locator('.voice-light')).toHaveText('Voice off: tap or type');
+  await say(page, 'My name is Alex');
+  await page.getByRole('button', { name: "Confirm What's your first name?" }).click();
+  await expectStep(page, 'choose_color');
+});
+
+test('no microphone at all: a plain notice, and the kiosk still works by touch', async ({ voiceKiosk }) => {
+  // Allowed, but this headless Chromium has no capture device unless it is given a fake one.
+  const { page } = await voiceKiosk({ fixture: null, microphoneAllowed: true, query: { flow: 'onboarding' } });
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.locator('.voice-note')).toHaveText("I can't find a microphone, so I can't hear you. You can tap or type your answers.");
+  await page.getByRole('textbox', { name: "What's your first name?" }).fill('Alex');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'choose_color');
+});
+
+test('the keys stay on the server: not in the page, its scripts, or any answer it gets', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  const bodies: string[] = [];
+  page.on('response', async (response) => {
+    const headers = JSON.stringify(await response.allHeaders());
+    const body = /text|json|javascript|event-stream/.test(response.headers()['content-type'] ?? '') ? await response.text().catch(() => '') : '';
+    bodies.push(headers, body);
+  });
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
+  fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hi! What is your first name?' } }]);
+  // The page and its scripts, loaded afresh so their answers are seen.
+  await page.reload();
+  const config = await page.evaluate(() => fetch('/api/config').then((r) => r.text()));
+  expect(JSON.parse(config)).toEqual({ llm: { model: 'test-chat' }, stt: { model: 'test-whisper' }, tts: { model: 'test-tts', voice: 'test-voice' } });
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
+  expect(fakes.tts.requests.length).toBeGreaterThan(0);
+  const seen = [config, ...bodies, await page.content()].join('\n');
+  expect(seen).toContain('Hi! What is your first name?'); // the model's stream was read
+  for (const key of Object.values(TEST_KEYS)) expect(seen).not.toContain(key);
+  expect(seen).not.toContain(fakes.baseURL);
+});
