@@ -1,10 +1,11 @@
 // Confirmation gates: confirming and rejecting captured values, by the LLM's generated tools,
 // by a tap on screen, or by the flow's own confirm/reject phrases.
 
-import { interpolate, displayValue } from './interpolate.ts';
+import { interpolate, displayValue, templateNames } from './interpolate.ts';
 import type { RejectReason } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
+import { isBlank } from './values.ts';
 
 export type ConfirmOutcome =
   | { ok: true; confirmed: string[]; advanced: boolean; stillNeeded: string[] }
@@ -60,13 +61,19 @@ export function rejectVariables(t: Turn, vars: readonly string[]): { cleared: st
   return { cleared, moved: true };
 }
 
+/**
+ * The question that asks the visitor to confirm `pending` values: the flow's own `prompt` once
+ * every value it names has been heard (else it would read "born ." with a blank), or else
+ * "I heard … Is that right?" for what was heard. `values` are as the visitor sees them.
+ */
+export function gateQuestionText(prompt: string | undefined, values: Readonly<Record<string, unknown>>, pending: readonly string[]): string {
+  if (prompt && templateNames(prompt).every((n) => !isBlank(values[n]))) return interpolate(prompt, values);
+  return `I heard ${pending.map((v) => displayValue(values[v])).join(' and ')}. Is that right?`;
+}
+
 /** The confirmation question for the current pending values. */
 export function confirmQuestion(t: Turn): string {
-  const gate = t.state?.gate;
-  const shown = t.shown;
-  if (gate?.prompt) return interpolate(gate.prompt, shown);
-  const pending = t.pendingVars().map((v) => displayValue(shown[v]));
-  return `I heard ${pending.join(' and ')}. Is that right?`;
+  return gateQuestionText(t.state?.gate?.prompt, t.shown, t.pendingVars());
 }
 
 /** Lowercased, punctuation and extra spaces removed: how phrases are compared. */

@@ -70,6 +70,12 @@ describe('generated gate tools', () => {
     expect(ofType(out, 'flow_variable')).toEqual([{ type: 'flow_variable', name: 'first_name', value: 'Alex', status: 'pending', source: 'tool' }]);
     expect(h.engine.view.gate).toEqual({ first_name: 'pending', date_of_birth: 'empty' });
   });
+
+  it("asks with the flow's prompt only once every value it names is heard, never with a blank", () => {
+    const h = startFlow(flow('{ action: clear }', 'prompt: "I have {first_name}, born {date_of_birth}. Is that right?"'));
+    expect(only(h.call('save_name', { first_name: 'Alex' }), 'speech_cue').text).toBe('I heard Alex. Is that right?');
+    expect(only(h.call('save_dob', { date_of_birth: '1990-01-02' }), 'speech_cue').text).toBe('I have Alex, born January 2, 1990. Is that right?');
+  });
 });
 
 describe('confirming', () => {

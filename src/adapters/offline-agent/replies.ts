@@ -2,7 +2,8 @@
 // empty field, the gate's question, a pending action), read-backs and short acknowledgements.
 
 import type { Field } from '../../engine/flow.ts';
-import { displayValue, interpolate, templateNames } from '../../engine/interpolate.ts';
+import { gateQuestionText } from '../../engine/gate.ts';
+import { displayValue } from '../../engine/interpolate.ts';
 import { answeredPlainTool } from './fill.ts';
 import { fieldFor, flowTools, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/values.ts';
@@ -72,11 +73,7 @@ export function paramQuestion(screen: Screen, p: ParamInfo): string {
 /** The gate's question for the pending values; the engine's own wording when it shows them. */
 export function gateQuestion(screen: Screen): string | undefined {
   if (screen.pending.length === 0) return undefined;
-  // The flow's own wording, once every value it names has been heard.
-  const prompt = screen.gatePrompt;
-  if (prompt && templateNames(prompt).every((n) => !isBlank(screen.values[n]))) return interpolate(prompt, screen.values);
-  const heard = screen.pending.map((v) => displayValue(screen.values[v]));
-  return `I heard ${heard.join(' and ')}. Is that right?`;
+  return gateQuestionText(screen.gatePrompt, screen.values, screen.pending);
 }
 
 export function actionQuestion(summary: string): string {
