@@ -283,7 +283,7 @@ export class Kiosk {
         ...(screen.turn_taking.expect ? { expect: screen.turn_taking.expect } : {}),
         fields: screen.artifact?.fields ?? [],
         isEmpty: (v) => (this.fields[v]?.status ?? 'empty') === 'empty',
-        awaitingYesNo: this.pendingAction !== null || Object.values(this.fields).some((f) => f.status === 'pending'),
+        actionPending: this.pendingAction !== null,
       }),
     );
   }

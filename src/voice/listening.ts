@@ -26,17 +26,20 @@ export interface AnswerContext {
   fields: readonly Pick<Field, 'id' | 'type'>[];
   /** true when the field's variable has no value yet */
   isEmpty(variable: string): boolean;
-  /** a yes or no is awaited: a value or an action waits for the visitor's confirmation */
-  awaitingYesNo: boolean;
+  /** an action waits for the visitor's yes or no */
+  actionPending: boolean;
 }
 
 /**
- * The answer the kiosk waits for now. A confirmation question wants a yes or no (free); otherwise
- * the first empty field says it: tel, number, date and email are dictated, the rest are free.
+ * The answer the kiosk waits for now. An action waiting for a yes or no wants a free answer;
+ * otherwise the first empty field says it (tel, number, date and email are dictated, the rest are
+ * free), and with every field filled the question is whether they are right: a free answer. A
+ * value heard and not yet confirmed does not change this while a field is still empty: the kiosk
+ * asks for the next value before it asks to confirm them all.
  */
 export function expectedAnswer(context: AnswerContext): Expectation {
   if (context.expect === 'free' || context.expect === 'dictation') return context.expect;
-  if (context.awaitingYesNo) return 'free';
+  if (context.actionPending) return 'free';
   const next = context.fields.find((f) => context.isEmpty(f.id));
   return next !== undefined && DICTATED.has(next.type) ? 'dictation' : 'free';
 }

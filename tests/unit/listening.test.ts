@@ -19,7 +19,7 @@ describe('listening settings', () => {
 
   it('expects a dictated answer when the first empty field is a date, phone, number or email', () => {
     const empty = new Set(['full_name', 'date_of_birth', 'phone']);
-    const context = { fields, isEmpty: (v: string) => empty.has(v), awaitingYesNo: false };
+    const context = { fields, isEmpty: (v: string) => empty.has(v), actionPending: false };
     expect(expectedAnswer(context)).toBe('free');
     empty.delete('full_name');
     expect(expectedAnswer(context)).toBe('dictation');
@@ -28,17 +28,22 @@ describe('listening settings', () => {
     empty.delete('phone');
     expect(expectedAnswer(context)).toBe('free');
     for (const type of ['number', 'email'] as const) {
-      expect(expectedAnswer({ fields: [{ id: 'x', type }], isEmpty: () => true, awaitingYesNo: false })).toBe('dictation');
+      expect(expectedAnswer({ fields: [{ id: 'x', type }], isEmpty: () => true, actionPending: false })).toBe('dictation');
     }
   });
 
-  it('expects a yes or no while a value or an action waits for confirmation', () => {
-    expect(expectedAnswer({ fields, isEmpty: (v) => v === 'phone', awaitingYesNo: true })).toBe('free');
+  it('expects a yes or no while an action waits for confirmation', () => {
+    expect(expectedAnswer({ fields, isEmpty: (v) => v === 'phone', actionPending: true })).toBe('free');
+  });
+
+  it('still expects the next empty field while an earlier value waits for confirmation', () => {
+    // the name heard (pending), the date of birth not yet: the date is dictated next
+    expect(expectedAnswer({ fields, isEmpty: (v) => v !== 'full_name', actionPending: false })).toBe('dictation');
   });
 
   it('lets the flow say what to expect', () => {
-    expect(expectedAnswer({ expect: 'dictation', fields: [], isEmpty: () => true, awaitingYesNo: true })).toBe('dictation');
-    expect(expectedAnswer({ expect: 'free', fields, isEmpty: (v) => v !== 'full_name', awaitingYesNo: false })).toBe('free');
-    expect(expectedAnswer({ expect: 'auto', fields, isEmpty: (v) => v !== 'full_name', awaitingYesNo: false })).toBe('dictation');
+    expect(expectedAnswer({ expect: 'dictation', fields: [], isEmpty: () => true, actionPending: true })).toBe('dictation');
+    expect(expectedAnswer({ expect: 'free', fields, isEmpty: (v) => v !== 'full_name', actionPending: false })).toBe('free');
+    expect(expectedAnswer({ expect: 'auto', fields, isEmpty: (v) => v !== 'full_name', actionPending: false })).toBe('dictation');
   });
 });
