@@ -1,0 +1,141 @@
+// The clinic check-in by voice alone, in Chromium whose microphone plays a patient (espeak-ng):
+// the name and the date of birth show as pending as soon as they are heard, one "yes" confirms
+// both, the reason is spoken, checking in is proposed and waits on a card until the patient's
+// spoken "yes", and the last step ends on its own. Recognition, the model and the voice are the
+// local OpenAI doubles behind the kiosk's own server.
+
+import type { ChatRequestBody } from '../servers/fake-chat-request.ts';
+import type { ChatRule } from '../servers/openai-fakes.ts';
+import { transcriptsFor } from '../support/voice-kiosk.ts';
+import { agentLines, fieldBlock, input, kiosk, visitorLines } from './support/kiosk.ts';
+import { expect, test } from './support/voice.ts';
+
+// About 43 s of speech, then the 20 s timeout of `checked_in`, then the checks.
+test.describe.configure({ timeout: 100_000 });
+
+/** Each state's own words in the system prompt (its `agent.prompt`), to tell the model's requests apart. */
+const PROMPT = {
+  identify: /patient's full name and date of birth/,
+  reason: /are a walk-in, or are collecting a prescription/,
+  summary: /call check_in/,
+  checked_in: /they are checked in and may take a seat/,
+} as const;
+
+type ClinicState = keyof typeof PROMPT;
+
+/** Which state a model request came from, by its system prompt. */
+function stateOf(request: ChatRequestBody): ClinicState | 'unknown' {
+  const first = request.messages[0];
+  const system = first?.role === 'system' && typeof first.content === 'string' ? first.content : '';
+  return (Object.keys(PROMPT) as ClinicState[]).find((s) => PROMPT[s].test(system)) ?? 'unknown';
+}
+
+/**
+ * A good model for this flow. In each state it calls the state's tools as the conversation test
+ * does (tests/conversations/clinic-voice.yaml) and answers in one short sentence, so that the
+ * kiosk has stopped speaking before the patient's next line. A tool round (`last: 'tool'`)
+ * follows every call that leaves the flow in its state; calls that move the flow on are followed
+ * by the next state's own turn instead.
+ */
+const GOOD_MODEL: ChatRule[] = [
+  // identify: save each value as it is heard, read both back, confirm on "yes".
+  { when: { system: PROMPT.identify, user: /my name is/i, last: 'user' }, reply: { tool_calls: [{ name: 'save_name', arguments: { full_name: 'Maria Garcia' } }] } },
+  { when: { system: PROMPT.identify, user: /my name is/i, last: 'tool' }, reply: { text: 'Thank you. And your date of birth?' } },
+  { when: { system: PROMPT.identify, user: /born/i, last: 'user' }, reply: { tool_calls: [{ name: 'save_date_of_birth', arguments: { date_of_birth: '1984-03-05' } }] } },
+  { when: { system: PROMPT.identify, user: /born/i, last: 'tool' }, reply: { text: 'Maria Garcia, born March 5, 1984. Is that right?' } },
+  { when: { system: PROMPT.identify, user: /^yes\W*$/i, last: 'user' }, reply: { tool_calls: [{ name: 'confirm_identify', arguments: {} }] } },
+  { when: { system: PROMPT.identify }, reply: { text: 'Welcome. Your name and date of birth, please?' } },
+  // reason: ask, then save what was said (the flow goes on to the summary).
+  { when: { system: PROMPT.reason, user: /prescription/i, last: 'user' }, reply: { tool_calls: [{ name: 'save_reason', arguments: { visit_reason: 'prescription' } }] } },
+  { when: { system: PROMPT.reason }, reply: { text: 'Thank you, Maria. What brings you in today?' } },
+  // summary: propose check_in when asked, confirm it only on the patient's next "yes".
+  { when: { system: PROMPT.summary, user: /check me in/i, last: 'user' }, reply: { tool_calls: [{ name: 'check_in', arguments: {} }] } },
+  { when: { system: PROMPT.summary, user: /check me in/i, last: 'tool' }, reply: { text: 'Shall I check you in now?' } },
+  { when: { system: PROMPT.summary, user: /^yes\W*$/i, last: 'user' }, reply: { tool_calls: [{ name: 'confirm_action', arguments: {} }] } },
+  { when: { system: PROMPT.summary }, reply: { text: 'Your details are on screen. Check you in?' } },
+  // checked_in: one sentence, no tools.
+  { when: { system: PROMPT.checked_in }, reply: { text: 'You are checked in. Please take a seat.' } },
+];
+
+/** What a recogniser such as Whisper writes for the fixture's six lines. */
+const HEARD = [
+  'My name is Maria Garcia.',
+  'I was born on the 5th of March 1984.',
+  'Yes.',
+  'I am here to collect a prescription.',
+  'Yes, please check me in.',
+  'Yes.',
+];
+
+test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'clinic', query: { flow: 'clinic-checkin' } });
+  fakes.stt.script(transcriptsFor(fixture, HEARD));
+  fakes.llm.script(GOOD_MODEL);
+  const step = (state: string) => expect(kiosk(page)).toHaveAttribute('data-flow-state', state, { timeout: 15_000 });
+
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await step('identify');
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', /listening|speaking|thinking/);
+
+  // "My name is Maria Garcia": the name shows at once, pending; the date is still to come.
+  await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
+  await expect(input(page, 'Full name')).toHaveValue('Maria Garcia');
+  await expect(fieldBlock(page, 'date_of_birth')).toHaveAttribute('data-status', 'empty');
+
+  // "I was born on the fifth of March 1984": pending too, and the kiosk reads both back.
+  await expect(fieldBlock(page, 'date_of_birth')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
+  await expect(input(page, 'Date of birth')).toHaveValue('1984-03-05');
+  await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending');
+  await expect(agentLines(page).last()).toHaveText('Kiosk: Maria Garcia, born March 5, 1984. Is that right?');
+
+  // "yes": both confirmed by the model's confirm_identify, and the flow asks why they came.
+  await step('reason');
+  await expect(page.getByRole('heading', { name: 'Thank you, Maria Garcia. What brings you in today?' })).toBeVisible();
+
+  // "I am here to collect a prescription": straight on to the summary card.
+  await step('summary');
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { name: 'Please check your details' })).toBeVisible();
+  await expect(main.getByText('Name: Maria Garcia')).toBeVisible();
+  await expect(main.getByText('Date of birth: March 5, 1984')).toBeVisible();
+  await expect(main.getByText('Visit: Prescription collection')).toBeVisible();
+
+  // "yes please check me in": proposed, not done; it waits on a card for one more yes.
+  const pending = page.getByRole('region', { name: 'Please confirm' });
+  await expect(pending).toContainText('Check in Maria Garcia for: Prescription collection', { timeout: 15_000 });
+  await expect(kiosk(page)).toHaveAttribute('data-flow-state', 'summary');
+  await expect(agentLines(page).last()).toHaveText('Kiosk: Shall I check you in now?');
+
+  // "yes": the check-in runs, and the card goes.
+  await step('checked_in');
+  const checkedInAt = Date.now();
+  await expect(pending).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: "You're checked in, Maria Garcia" })).toBeVisible();
+
+  // No one taps Done: the step ends by its own 20 s timeout.
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 30_000 });
+  expect(Date.now() - checkedInAt).toBeGreaterThan(18_000);
+  const summary = page.getByRole('region', { name: 'What you told us' });
+  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason']);
+  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 5, 1984', 'Prescription collection']);
+  await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
+
+  // One recognition request per spoken line: 16 kHz mono 16-bit WAV, in the flow's language.
+  expect(fakes.stt.requests.map((r) => [r.sampleRate, r.channels, r.bitsPerSample, r.language, r.model])).toEqual(
+    Array(HEARD.length).fill([16000, 1, 16, 'en', 'test-whisper']),
+  );
+  // The model was asked in each state in turn, with that state's tools and nothing else.
+  const asked = fakes.llm.requests.map((r) => ({ state: stateOf(r), tools: (r.tools ?? []).map((t) => t.function.name) }));
+  expect(asked.map((a) => a.state).filter((s, i, all) => s !== all[i - 1])).toEqual(['identify', 'reason', 'summary', 'checked_in']);
+  const toolsIn = (state: ClinicState) => [...new Set(asked.filter((a) => a.state === state).map((a) => a.tools.join(' ')))];
+  expect(toolsIn('identify')).toEqual([
+    'save_name save_date_of_birth confirm_full_name reject_full_name confirm_date_of_birth reject_date_of_birth confirm_identify reject_identify',
+  ]);
+  expect(toolsIn('reason')).toEqual(['save_reason']);
+  expect(toolsIn('summary')).toEqual(['check_in confirm_action reject_action']);
+  expect(toolsIn('checked_in')).toEqual(['']);
+  // The kiosk spoke through the speech service, and heard six turns.
+  expect(fakes.tts.requests.map((r) => r.input)).toContain('Shall I check you in now?');
+  expect((await marks())['vk:speech-end']).toHaveLength(HEARD.length);
+});
