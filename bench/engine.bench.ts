@@ -12,6 +12,7 @@ import type { EngineInput, EngineMessage } from '../src/engine/messages.ts';
 import { VirtualClock } from '../src/ports/clock.ts';
 import { buildBaselineMachine, type BaselineEvent } from './baseline-machine.ts';
 import { ADVANCE_TOOL, chainSteps, flowYaml, walk, type Step, type WalkEvent } from './generate-flow.ts';
+import { quantile } from './stats.ts';
 
 const STATE_COUNT = 200;
 
@@ -46,8 +47,7 @@ function measure<T>(plan: Plan, prepare: () => T, run: (input: T) => void): Timi
     spent += ms;
   }
   samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)]!;
-  return { median: at(0.5), p95: at(0.95), runs: samples.length };
+  return { median: quantile(samples, 0.5), p95: quantile(samples, 0.95), runs: samples.length };
 }
 
 /** The same timing in another unit (e.g. per event). */

@@ -74,7 +74,7 @@ test('speaking over the kiosk stops its voice within 200 ms and drops the model 
   fakes.llm.script([
     { when: { user: /^yes/i }, reply: { tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },
     { when: { last: 'system', system: /first name/i }, reply: { text: greeting } },
-    { when: { last: 'system' }, reply: { text: 'Pick a colour.' } },
+    { when: { system: /colour/i }, reply: { text: 'Pick a colour.' } },
   ]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'speaking', { timeout: 10_000 });

@@ -1,0 +1,84 @@
+// `npm run bench:voice`: the voice path's latencies, measured in the real kiosk (dist/) in
+// headless Chromium whose microphone plays espeak-ng fixtures, through the kiosk's server and the
+// local OpenAI doubles, from the page's `vk:*` performance marks. Prints a table per figure and
+// what to read it with; exits 1 only when the measurement itself failed.
+//
+//   npm run bench:voice -- [--runs N] [--only free,dictated,visit,barge-in]
+//   N runs of each scenario (default 2); --only runs some of them
+
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { CHROMIUM } from '../tests/e2e/support/chromium.ts';
+import { Findings } from './voice-findings.ts';
+import { bargeInToSilence, endOfSpeech, firstSentence, pageLoad, transcriptToScreen } from './voice-report.ts';
+import { bargeIn, dictatedNumber, freeAnswers, spokenVisit } from './voice-scenarios.ts';
+
+const DEFAULT_RUNS = 2;
+
+/** The scenarios by the name --only takes, in the order they run. */
+const SCENARIOS = { free: freeAnswers, dictated: dictatedNumber, visit: spokenVisit, 'barge-in': bargeIn };
+type ScenarioName = keyof typeof SCENARIOS;
+
+function usage(problem: string): never {
+  console.error(`bench:voice: ${problem}\nusage: tsx bench/voice.bench.ts [--runs N] [--only ${Object.keys(SCENARIOS).join(',')}]`);
+  process.exit(2);
+}
+
+function parseArgs(argv: readonly string[]): { runs: number; only: ScenarioName[] } {
+  const options = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i]!, argv[i + 1]];
+    if (flag !== '--runs' && flag !== '--only') usage(`unknown argument ${JSON.stringify(flag)}`);
+    if (value === undefined) usage(`${flag} wants a value`);
+    options.set(flag, value);
+  }
+  const runs = Number(options.get('--runs') ?? DEFAULT_RUNS);
+  if (!Number.isInteger(runs) || runs < 1) usage(`--runs wants a whole number of at least 1, not ${JSON.stringify(options.get('--runs'))}`);
+  const only = (options.get('--only')?.split(',') ?? Object.keys(SCENARIOS)) as ScenarioName[];
+  const wrong = only.find((n) => !(n in SCENARIOS));
+  if (wrong !== undefined) usage(`no scenario ${JSON.stringify(wrong)}`);
+  return { runs, only };
+}
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return `Chromium at ${CHROMIUM} (version unknown)`;
+  }
+}
+
+function report(findings: Findings, ran: readonly ScenarioName[]): void {
+  if (ran.includes('free') || ran.includes('dictated')) endOfSpeech(findings);
+  if (ran.includes('visit')) {
+    transcriptToScreen(findings);
+    firstSentence(findings);
+  }
+  if (ran.includes('barge-in')) bargeInToSilence(findings);
+  pageLoad(findings);
+}
+
+async function main(): Promise<void> {
+  const { runs, only } = parseArgs(process.argv.slice(2));
+  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  console.log(`Node ${process.version} | ${os.cpus()[0]?.model ?? 'unknown CPU'} | ${os.cpus().length} CPUs | ${chromiumVersion()}`);
+  console.log(`load average at start: ${load()} | ${runs} run(s) of ${only.join(', ')} | the kiosk from dist/ (needs a prior build)`);
+  const findings = new Findings();
+  const took: string[] = [];
+  for (const name of only) {
+    const t0 = Date.now();
+    await SCENARIOS[name](runs, findings);
+    took.push(`${name} ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  report(findings, only);
+  console.log(`\ntook ${took.join(', ')}; load average at the end: ${load()}`);
+  if (findings.failures.length > 0) {
+    console.error(`\nbench:voice: the measurement failed:\n${findings.failures.map((x) => `  - ${x}`).join('\n')}`);
+    process.exit(1);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench:voice: ${(error as Error).stack ?? String(error)}`);
+  process.exit(1);
+});
