@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const { runs, only } = parseArgs(process.argv.slice(2));
   const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
   console.log(`Node ${process.version} | ${os.cpus()[0]?.model ?? 'unknown CPU'} | ${os.cpus().length} CPUs | ${chromiumVersion()}`);
-  console.log(`load average at start: ${load()} | ${runs} run(s) of ${only.join(', ')} | the kiosk from dist/ (needs a prior build)`);
+  console.log(`load average at start: ${load()} | ${runs} run(s) of ${only.join(', ')} | the kiosk from dist/ (built by npm run bench:voice)`);
   const findings = new Findings();
   const took: string[] = [];
   for (const name of only) {
