@@ -1,42 +1,16 @@
 // Screenshots of the kiosk for the docs: drives the production build in Chromium at 1280×900 and
-// writes docs/screenshots/*.png. Uses the preview server at $KIOSK_URL (default
-// http://127.0.0.1:4173) or starts `vite preview` there itself. Run after `npx vite build`:
+// writes docs/screenshots/*.png. Each scene runs on the kiosk's own server with a microphone
+// (an espeak-ng fixture) so the voice light is live; the onboarding scene is heard by voice, the
+// others are typed. Run after `npx vite build`:
 //   npx tsx scripts/screenshots.ts
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { brokenFlow, serveFlow } from '../tests/e2e/support/flows.ts';
+import { openVoiceKiosk, transcriptsFor, type VoiceKiosk } from '../tests/support/voice-kiosk.ts';
 
-const root = new URL('..', import.meta.url);
-const outDir = new URL('docs/screenshots/', root);
-const base = new URL(process.env['KIOSK_URL'] ?? 'http://127.0.0.1:4173');
-
-async function answering(): Promise<boolean> {
-  try {
-    return (await fetch(base)).ok;
-  } catch {
-    return false;
-  }
-}
-
-/** Starts `vite preview` on the kiosk URL's port unless a server answers there already. */
-async function ensureServer(): Promise<ChildProcess | null> {
-  if (await answering()) return null;
-  const vite = fileURLToPath(new URL('node_modules/vite/bin/vite.js', root));
-  const server = spawn(process.execPath, [vite, 'preview', '--host', base.hostname, '--port', base.port || '80', '--strictPort'], {
-    cwd: root,
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 100; i++) {
-    if (await answering()) return server;
-    if (server.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  server.kill();
-  throw new Error(`vite preview did not start at ${base.href} (run \`npx vite build\` first?)`);
-}
+const outDir = new URL('../docs/screenshots/', import.meta.url);
 
 /** Waits until the kiosk's root carries `attribute="value"`. */
 async function reach(page: Page, attribute: 'data-phase' | 'data-flow-state', value: string): Promise<void> {
@@ -54,30 +28,42 @@ async function shoot(page: Page, name: string): Promise<void> {
   console.log(`docs/screenshots/${name}.png`);
 }
 
-async function onboarding(page: Page): Promise<void> {
-  await page.goto(new URL('/', base).href);
+/** The onboarding flow: the name heard by voice (recognition, model and speech from the doubles), then by touch. */
+async function onboarding(): Promise<VoiceKiosk> {
+  const kiosk = await openVoiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  const { page, fakes, fixture } = kiosk;
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
+  fakes.llm.script([
+    { when: { system: /colour/i }, reply: { text: 'Nice to meet you, Alex. Which colour do you like best?' } },
+    { when: { last: 'system' }, reply: { text: 'Welcome! What is your first name?' } },
+  ]);
   await reach(page, 'data-phase', 'idle');
   await shoot(page, 'idle');
 
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await say(page, 'My name is Alex');
-  await page.locator('[data-field="first_name"][data-status="pending"]').waitFor();
+  await page.locator('[data-field="first_name"][data-status="pending"]').waitFor({ timeout: 20_000 });
   await page.getByRole('log').getByText('I heard Alex. Is that right?').waitFor();
-  await page.getByLabel('Type your answer', { exact: true }).blur();
   await shoot(page, 'form-pending');
 
   await page.getByRole('button', { name: "Confirm What's your first name?" }).click();
   await reach(page, 'data-flow-state', 'choose_color');
-  await page.getByRole('log').getByText('Please choose').waitFor();
+  await page.getByRole('log').getByText('Which colour do you like best?').waitFor();
   await shoot(page, 'options');
 
   await page.getByRole('button', { name: 'green', exact: true }).click();
   await reach(page, 'data-phase', 'ended');
   await shoot(page, 'end');
+  return kiosk;
 }
 
-async function clinicSummary(page: Page): Promise<void> {
-  await page.goto(new URL('/?flow=clinic-checkin', base).href);
+/** A kiosk that listens (its microphone hears nothing it can make out) and answers with the offline assistant. */
+function typedKiosk(query: Record<string, string>): Promise<VoiceKiosk> {
+  return openVoiceKiosk({ fixture: 'noise', services: { llm: false, stt: true, tts: false }, query });
+}
+
+async function clinicSummary(): Promise<VoiceKiosk> {
+  const kiosk = await typedKiosk({ flow: 'clinic-checkin' });
+  const { page } = kiosk;
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await say(page, 'I am Maria Garcia, born 15 March 1990');
   await page.locator('[data-field="date_of_birth"][data-status="pending"]').waitFor();
@@ -89,29 +75,22 @@ async function clinicSummary(page: Page): Promise<void> {
   await page.getByRole('region', { name: 'Please confirm' }).waitFor();
   await page.getByLabel('Type your answer', { exact: true }).blur();
   await shoot(page, 'card');
+  return kiosk;
 }
 
-async function operator(page: Page): Promise<void> {
+async function operator(): Promise<VoiceKiosk> {
+  const kiosk = await typedKiosk({});
+  const { page } = kiosk;
   const file = '/flows/my-flow.yaml';
   await serveFlow(page, file, brokenFlow('multiple-errors', file).yaml);
-  await page.goto(new URL(`/?flow=${file}`, base).href);
+  await page.goto(`/?flow=${file}`);
   await reach(page, 'data-phase', 'invalid');
   await shoot(page, 'operator');
+  return kiosk;
 }
 
 mkdirSync(outDir, { recursive: true });
-const server = await ensureServer();
-const browser = await chromium.launch({
-  executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
-try {
-  for (const scene of [onboarding, clinicSummary, operator]) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await scene(page);
-    await page.close();
-  }
-} finally {
-  await browser.close();
-  server?.kill();
+for (const scene of [onboarding, clinicSummary, operator]) {
+  const kiosk = await scene();
+  await kiosk.close();
 }
