@@ -1,6 +1,7 @@
-// Property test of the flow engine: every flow of this project and of Prepatu, driven by thousands
-// of random event sequences made from the flow itself, with the engine's invariants checked after
-// every step.
+// Property test of the flow engine: every flow of this project and every test flow in Prepatu's
+// spelling (and Prepatu's real flows when scripts/check-prepatu.mjs runs this file), driven by
+// thousands of random event sequences made from the flow itself, with the engine's invariants
+// checked after every step.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -18,7 +19,9 @@ import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OWN_FLOWS = join(REPO, 'flows');
-const PREPATU_FLOWS = join(REPO, '../shared/prepatu-flows');
+const PREPATU_DIALECT_FLOWS = join(REPO, 'tests/fixtures/prepatu-dialect');
+/** The folder of Prepatu's real flows, set only by scripts/check-prepatu.mjs. */
+const PREPATU_REAL_FLOWS = process.env['PREPATU_FLOWS'];
 const RUNS_PER_FLOW = 1000;
 const MAX_STEPS = 40;
 
@@ -177,11 +180,16 @@ class Run {
 }
 
 const ownFlows = yamlFiles(OWN_FLOWS);
-const flowFiles = [...ownFlows, ...yamlFiles(PREPATU_FLOWS)];
+const prepatuDialectFlows = yamlFiles(PREPATU_DIALECT_FLOWS);
+const flowFiles = [...ownFlows, ...prepatuDialectFlows, ...(PREPATU_REAL_FLOWS ? yamlFiles(PREPATU_REAL_FLOWS) : [])];
 
 describe('the flow engine under random input', () => {
   it('finds the project’s own flows', () => {
     expect(ownFlows.length).toBeGreaterThan(0);
+  });
+
+  it('finds the test flows in Prepatu’s spelling', () => {
+    expect(prepatuDialectFlows.length).toBeGreaterThan(0);
   });
 
   for (const path of flowFiles) {

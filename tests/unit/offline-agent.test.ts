@@ -1,7 +1,8 @@
 // The offline agent driving the real engine: onboarding with and without the flow's own
-// utterance rules, gates over several values, action gates, voice-only steps, Prepatu's flows,
-// and the guarantees (tool calls only when the visitor has spoken or a step must move on,
-// determinism, abort).
+// utterance rules, gates over several values, action gates, voice-only steps, flows in Prepatu's
+// spelling (Prepatu's real flows: tests/prepatu-real/offline-agent.test.ts), and the
+// guarantees (tool calls only when the visitor has spoken or a step must move on, determinism,
+// abort).
 
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -16,7 +17,7 @@ import type { ChatMessage, LanguageModel, TurnChunk, TurnRequest } from '../../s
 import { AgentLoop } from '../support/agent-loop.ts';
 
 const ONBOARDING = readFileSync(new URL('../../flows/onboarding.yaml', import.meta.url), 'utf8');
-const PREPATU = new URL('../../../shared/prepatu-flows/', import.meta.url);
+const PREPATU_DIALECT = new URL('../fixtures/prepatu-dialect/', import.meta.url);
 
 function load(text: string): LoadedFlow {
   const r = loadFlow(text, 'test.yaml');
@@ -355,39 +356,43 @@ describe('a step with nothing on screen', () => {
   });
 });
 
-describe("Prepatu's flows", () => {
-  const prepatu = (name: string) => load(readFileSync(new URL(name, PREPATU), 'utf8'));
+describe("flows in Prepatu's spelling", () => {
+  const prepatu = (name: string) => load(readFileSync(new URL(name, PREPATU_DIALECT), 'utf8'));
 
-  it('walks the booking wizard: name, email, date, time and service, then books on yes', async () => {
-    const loop = await started(prepatu('booking_wizard.yaml'));
-    expect(loop.lastCaption).toBe("Hi! Let's start with your contact details. What's your full name?");
-    await loop.say('Hi, I am Jane Smith');
-    expect(callsSince(loop, 0)).toEqual(['capture_name {"full_name":"Jane Smith"}']);
+  it('walks the drop-off wizard: name, email, day, time and repair, then books on yes', async () => {
+    const loop = await started(prepatu('bike_dropoff.yaml'));
+    expect(loop.lastCaption).toBe("Welcome to the workshop! First, who is dropping the bike off? What's your full name?");
+    await loop.say('Hi, I am Omar Haddad');
+    expect(callsSince(loop, 0)).toEqual(['take_name {"customer_name":"Omar Haddad"}']);
     expect(loop.lastCaption).toBe("Got it. What's your email address?");
-    await loop.say('jane dot smith at example dot com');
-    expect(callsSince(loop, 1)).toEqual(['save_contact {"email":"jane.smith@example.com","full_name":"Jane Smith"}']);
-    expect(loop.view.state).toBe('collect_appointment');
-    await loop.say('May 20th at 2 pm');
-    expect(loop.lastCaption).toBe("Thanks. What's your service type? You can say consultation, support or demo.");
-    await loop.say('a demo please');
-    expect(callsSince(loop, 2)).toEqual(['save_appointment {"service":"demo","date":"May 20th","time_slot":"2 PM"}']);
-    expect(loop.view.state).toBe('review');
-    expect(loop.lastCaption).toMatch(/Name: Jane Smith\. .*Is that all correct\?$/);
+    await loop.say('omar dot haddad at example dot com');
+    expect(callsSince(loop, 1)).toEqual(['save_details {"customer_email":"omar.haddad@example.com","customer_name":"Omar Haddad"}']);
+    expect(loop.view.state).toBe('pick_slot');
+    await loop.say('June 3rd at 9 am');
+    expect(loop.lastCaption).toBe("Thanks. What's your repair type? You can say puncture, brakes or gears.");
+    await loop.say('the brakes please');
+    expect(callsSince(loop, 2)).toEqual(['save_slot {"repair_type":"brakes","dropoff_day":"June 3rd","dropoff_time":"9 AM"}']);
+    expect(loop.view.state).toBe('check_booking');
+    expect(loop.lastCaption).toMatch(/Rider: Omar Haddad\. .*Is that all correct\?$/);
     await loop.say('yes');
-    expect(callsSince(loop, 3)).toEqual(['confirm_booking {}']);
+    expect(callsSince(loop, 3)).toEqual(['book_dropoff {}']);
     expect(loop.view.ended).toBe(true);
   });
 
-  it('moves through the IELTS onboarding: greeting, two captures in one answer, read-back, finish', async () => {
-    const loop = await started(prepatu('ielts_onboarding.yaml'));
-    expect(callsSince(loop, 0)).toEqual(['begin_setup {}']);
-    expect(loop.view.state).toBe('collect_info');
-    expect(loop.lastCaption).toBe("What's your first name?");
+  it('moves through the library sign-up: greeting, two captures in one answer, read-back, a choice, finish', async () => {
+    const loop = await started(prepatu('library_signup.yaml'));
+    expect(callsSince(loop, 0)).toEqual(['start_signup {}']);
+    expect(loop.view.state).toBe('reader_details');
+    expect(loop.lastCaption).toBe("What's your given name?");
     await loop.say('My name is Alex and I was born on fifteen march nineteen ninety five');
-    expect(callsSince(loop, 1)).toEqual(['save_name {"first_name":"Alex"}', 'save_dob {"date_of_birth":"15 March 1995"}']);
-    expect(loop.lastCaption).toBe('Got it. I have first name: Alex, date of birth: 15 March 1995. Is that all correct?');
+    expect(callsSince(loop, 1)).toEqual(['save_given_name {"given_name":"Alex"}', 'save_birthday {"birthday":"15 March 1995"}']);
+    expect(loop.lastCaption).toBe('Got it. I have given name: Alex, birthday: 15 March 1995. Is that all correct?');
     await loop.say("yes that's right");
-    expect(callsSince(loop, 3)).toEqual(['finish_setup {}', 'finish_onboarding {}']);
+    expect(callsSince(loop, 3)).toEqual(['complete_profile {}']);
+    expect(loop.view.state).toBe('choose_reading');
+    expect(loop.lastCaption).toBe('What do you like to read, Alex? Please choose: Novels, Comics or Audiobooks.');
+    await loop.say('comics please');
+    expect(callsSince(loop, 4)).toEqual(['save_reading_taste {"reading_taste":"comics"}', 'finish_signup {}']);
     expect(loop.view.ended).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 // Prepatu compatibility at run time (SPEC 1 and 9): Prepatu's spellings, its artifacts, declared
 // variables, settings, terminal states, tool extras and guarded transitions, each on a small
-// inline flow run by the engine on a virtual clock.
+// inline flow run by the engine on a virtual clock (and one whole flow written in Prepatu's
+// spelling, from tests/fixtures/prepatu-dialect).
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -578,14 +579,14 @@ describe('terminal states', () => {
     expect(engine.send(ui('anything'))).toEqual([]);
   });
 
-  it('runs Prepatu\'s greeting.yaml from hello to its terminal farewell', () => {
-    const text = readFileSync(new URL('../../../shared/prepatu-flows/greeting.yaml', import.meta.url), 'utf8');
+  it('runs the Prepatu-dialect lobby_greeter.yaml from welcome to its terminal send_off', () => {
+    const text = readFileSync(new URL('../fixtures/prepatu-dialect/lobby_greeter.yaml', import.meta.url), 'utf8');
     const engine = new FlowEngine(load(text), new VirtualClock());
     const entered = engine.start();
-    expect(only(entered, 'flow_state').agent.system_prompt).toContain('You are a friendly assistant.');
-    const out = call(engine, 'save_name', { first_name: 'Ana' });
-    expect(only(out, 'flow_state').agent.system_prompt).toContain('Say goodbye to Ana warmly.');
-    expect(only(out, 'flow_end')).toMatchObject({ flow_id: 'greeting', last_state: 'farewell', variables: { first_name: 'Ana' } });
+    expect(only(entered, 'flow_state').agent.system_prompt).toContain('You greet guests in a hotel lobby.');
+    const out = call(engine, 'note_home_town', { home_town: 'Lisbon' });
+    expect(only(out, 'flow_state').agent.system_prompt).toContain('Hope that the trip from Lisbon went well');
+    expect(only(out, 'flow_end')).toMatchObject({ flow_id: 'lobby_greeter', last_state: 'send_off', variables: { home_town: 'Lisbon' } });
   });
 });
 

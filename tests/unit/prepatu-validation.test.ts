@@ -1,6 +1,6 @@
 // Checking Prepatu-style flows (SPEC 9): keys this kiosk accepts but does not act on are warnings,
 // never errors; the draft's rules (LLM-only exits, no end, required variables never set) are
-// warnings; Prepatu's own flows load without an error.
+// warnings; whole flows in Prepatu's spelling load without an error.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -207,12 +207,15 @@ describe('the draft\'s validation rules', () => {
   });
 });
 
-describe('Prepatu\'s own flows', () => {
-  const dir = new URL('../../../shared/prepatu-flows/', import.meta.url);
+describe('whole flows in Prepatu\'s spelling', () => {
+  // Written for this project in Prepatu's dialect (tests/fixtures/prepatu-dialect/README.md);
+  // Prepatu's real flows are checked by scripts/check-prepatu.mjs where they are at hand.
+  const dir = new URL('../fixtures/prepatu-dialect/', import.meta.url);
   const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  const diagnosticsOf = (file: string) => loadFlow(readFileSync(new URL(file, dir), 'utf8'), file).diagnostics;
 
   it('are the four flows kept as test data', () => {
-    expect(files).toEqual(['booking_wizard.yaml', 'greeting.yaml', 'ielts_onboarding.yaml', 'ten_questions.yaml']);
+    expect(files).toEqual(['bike_dropoff.yaml', 'library_signup.yaml', 'lobby_greeter.yaml', 'riddle_corner.yaml']);
   });
 
   it.each(files)('%s loads with no error', (file) => {
@@ -221,5 +224,17 @@ describe('Prepatu\'s own flows', () => {
     expect(loaded).toBeDefined();
     expect(loaded!.flow.states[loaded!.flow.initial]).toBeDefined();
     expect(loaded!.flow.basePrompt).not.toBe('');
+  });
+
+  it('warn as Prepatu\'s own flows do: hyphenated ids, artifacts not rendered, LLM-only exits', () => {
+    expect(withCode(diagnosticsOf('bike_dropoff.yaml'), 'bad-value')).toEqual([expect.stringContaining('"bike-dropoff" should use underscores')]);
+    expect(withCode(diagnosticsOf('riddle_corner.yaml'), 'bad-value')).toEqual([expect.stringContaining('"riddle-corner" should use underscores')]);
+    expect(withCode(diagnosticsOf('library_signup.yaml'), 'not-acted-on')).toEqual([
+      expect.stringContaining('"orb_layout"'),
+      expect.stringContaining('"navigate"'),
+    ]);
+    expect(withCode(diagnosticsOf('lobby_greeter.yaml'), 'llm-only-exit')).toEqual([expect.stringContaining('"welcome"')]);
+    const codes = new Set(files.flatMap((f) => diagnosticsOf(f).map((d) => d.code)));
+    expect([...codes].sort()).toEqual(['bad-value', 'llm-only-exit', 'not-acted-on']);
   });
 });
