@@ -92,3 +92,28 @@ test('the keys stay on the server: not in the page, its scripts, or any answer i
   for (const key of Object.values(TEST_KEYS)) expect(seen).not.toContain(key);
   expect(seen).not.toContain(fakes.baseURL);
 });
+
+const NEEDS_A_MODEL = `
+id: needs_a_model
+title: Tell me about your trip
+settings: { llm_required: true }
+states:
+  chat:
+    ui: { artifact_type: card, title: Tell me about your trip, actions: [ { event: done, label: Done } ] }
+    agent: { prompt: Talk with the visitor about their trip. }
+    transitions: { on_ui_event: { done: __end__ } }
+`;
+
+test('a flow that needs a model tells staff when the server has none, and says nothing when it has one', async ({ voiceKiosk }) => {
+  const flows = { '/test-flows/needs-a-model.yaml': NEEDS_A_MODEL };
+  const query = { flow: '/test-flows/needs-a-model.yaml' };
+  const without = await voiceKiosk({ fixture: 'noise', services: { llm: false }, flows, query });
+  const note = without.page.locator('.operator-note');
+  await expect(note).toHaveText(/needs a language model and none is configured \(set LLM_BASE_URL and LLM_MODEL/);
+  await without.page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(note).toBeVisible(); // on the flow screen too, beside the conversation
+
+  const withModel = await voiceKiosk({ fixture: 'noise', flows, query });
+  await expect(kiosk(withModel.page)).toHaveAttribute('data-phase', 'idle');
+  await expect(withModel.page.locator('.operator-note')).toHaveCount(0);
+});
