@@ -20,6 +20,9 @@ import { Conversation } from '../voice/conversation.ts';
 import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
 import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
 
+/** How long a new screen's buttons wait before they act: longer than the gap of a double tap. */
+const SETTLE_MS = 450;
+
 export type Phase = 'loading' | 'invalid' | 'idle' | 'running' | 'ended';
 
 export type FieldStatus = 'empty' | 'pending' | 'confirmed' | 'set';
@@ -76,6 +79,12 @@ export class Kiosk {
   assistantNote = $state<string | null>(null);
   stillThere = $state(false);
   endValues = $state<Record<string, unknown> | null>(null);
+  /** a screen has just changed: its buttons wait a moment, so a double tap cannot act on it */
+  settling = $state(false);
+  /** seconds until the end screen clears itself (kiosk mode), counting down */
+  endsIn = $state<number | null>(null);
+  /** "Start over" was tapped with answers entered: the kiosk asks first */
+  askingStartOver = $state(false);
   /** the flow says it needs a language model (`settings.llm_required`) */
   private llmRequired = $state(false);
   readonly voice: KioskVoice;
@@ -85,6 +94,7 @@ export class Kiosk {
   private conversation: Conversation | null = null;
   private cancelEnd: (() => void) | null = null;
   private cancelIdle: (() => void) | null = null;
+  private cancelSettle: (() => void) | null = null;
   private captionSeq = 0;
   /** a spoken turn was handed on and its effect has not reached the screen yet (vk:screen) */
   private awaitingScreen = false;
@@ -188,10 +198,29 @@ export class Kiosk {
     this.conversation.start();
   }
 
-  /** "Start over": wipe everything and return to the idle screen. */
-  startOver(): void {
+  /**
+   * "Start over": wipe everything and return to the idle screen. With answers entered it asks
+   * first, unless `confirmed` (the visitor said yes to that, or to walking away, or is done).
+   */
+  startOver(confirmed = false): void {
+    if (!confirmed && this.phase === 'running' && this.hasAnswers) {
+      this.askingStartOver = true;
+      this.activity();
+      return;
+    }
     this.wipe();
     this.phase = this.loaded ? 'idle' : this.phase;
+  }
+
+  /** The visitor answered "No, go on" to "Start over?". */
+  keepGoing(): void {
+    this.askingStartOver = false;
+    this.activity();
+  }
+
+  /** Something of the visitor's is on screen: a value, a word said or typed, an action to confirm. */
+  get hasAnswers(): boolean {
+    return Object.values(this.fields).some((f) => f.value !== '') || this.captions.some((c) => c.who === 'visitor') || this.pendingAction !== null;
   }
 
   say(text: string): void {
@@ -313,6 +342,7 @@ export class Kiosk {
     for (const m of messages) {
       switch (m.type) {
         case 'flow_state': {
+          this.settle();
           // A tap that moves the flow on: what the kiosk was saying about the old step is moot.
           if (this.tapping) this.voice.silence();
           this.screen = m;
@@ -343,6 +373,7 @@ export class Kiosk {
           this.notice = this.blockedNotice(m);
           break;
         case 'action_pending':
+          this.settle();
           this.pendingAction = { id: m.action_id, summary: m.summary };
           break;
         case 'action_result':
@@ -350,15 +381,14 @@ export class Kiosk {
           if (m.status === 'failed') this.notice = { near: null, text: 'Sorry, that did not go through. Please try again or ask a member of staff.' };
           break;
         case 'flow_end':
+          this.settle();
           if (m.mode === 'kiosk') this.voice.stopListening();
           this.endValues = this.loaded ? shownValues(this.loaded.flow, this.loaded.catalog, m.variables) : m.variables;
           this.phase = 'ended';
           this.cancelIdle?.();
           this.cancelIdle = null;
           if (m.mode === 'assistant') this.activity();
-          else {
-            this.cancelEnd = this.timers.schedule(this.settings.endSeconds * 1000, () => this.startOver());
-          }
+          else this.countDown(this.settings.endSeconds);
           break;
         default:
           break;
@@ -392,7 +422,7 @@ export class Kiosk {
     if (!talking) return;
     this.cancelIdle = this.timers.schedule(this.settings.idleSeconds * 1000, () => {
       this.stillThere = true;
-      this.cancelIdle = this.timers.schedule(this.settings.idleGraceSeconds * 1000, () => this.startOver());
+      this.cancelIdle = this.timers.schedule(this.settings.idleGraceSeconds * 1000, () => this.startOver(true));
     });
   }
 
@@ -415,6 +445,11 @@ export class Kiosk {
     this.pendingAction = null;
     this.assistantNote = null;
     this.stillThere = false;
+    this.askingStartOver = false;
+    this.endsIn = null;
+    this.cancelSettle?.();
+    this.cancelSettle = null;
+    this.settling = false;
     this.endValues = null;
     try {
       sessionStorage.clear();
@@ -422,5 +457,29 @@ export class Kiosk {
     } catch {
       // Storage may be unavailable (private mode); there is then nothing in it to wipe.
     }
+    // JavaScript keeps the input of the last successful match in RegExp.input (and $_, lastMatch,
+    // $1...): a visitor's sentence could outlive the visit there. A match on nothing replaces it.
+    /(?:)/.exec('');
+  }
+
+  /** The end screen's countdown, a second at a time; at zero the kiosk wipes itself. */
+  private countDown(seconds: number): void {
+    this.endsIn = Math.ceil(seconds);
+    const next = seconds - (this.endsIn - 1);
+    this.cancelEnd = this.timers.schedule(Math.max(0, next) * 1000, () => {
+      if (this.endsIn !== null && this.endsIn > 1) this.countDown(this.endsIn - 1);
+      else this.startOver(true);
+    });
+  }
+
+  /** A screen changed: its buttons are held for a moment, so a second tap meant for the old one
+   *  (a double tap) cannot act on the new one. Browsers and test tools wait for them. */
+  private settle(): void {
+    this.cancelSettle?.();
+    this.settling = true;
+    this.cancelSettle = this.timers.schedule(SETTLE_MS, () => {
+      this.cancelSettle = null;
+      this.settling = false;
+    });
   }
 }

@@ -61,6 +61,8 @@ test('"Start over" mid-flow wipes at once, and the next visit starts empty', asy
   await leaveInStorage(page, NAME);
 
   await page.getByRole('button', { name: 'Start over' }).click();
+  // A name was entered: the kiosk asks once before it clears it.
+  await page.getByRole('alertdialog', { name: 'Start over?' }).getByRole('button', { name: 'Yes, start over' }).click();
 
   await expectIdle(page);
   await expectNothingPersonalLeft(page, [NAME]);
@@ -68,7 +70,7 @@ test('"Start over" mid-flow wipes at once, and the next visit starts empty', asy
 });
 
 test('walking away: "Are you still there?" appears, then the kiosk wipes back to idle', async ({ page }) => {
-  await startVisit(page, { idle_seconds: 1, idle_grace_seconds: 1 });
+  await startVisit(page, { idle_seconds: 3, idle_grace_seconds: 1 });
   await say(page, `My name is ${NAME}`);
   await expect(input(page, NAME_LABEL)).toHaveValue(NAME);
 
@@ -82,7 +84,7 @@ test('walking away: "Are you still there?" appears, then the kiosk wipes back to
 });
 
 test('"I\'m still here" keeps the visit past the time it would have been wiped', async ({ page }) => {
-  await startVisit(page, { idle_seconds: 1, idle_grace_seconds: 1 });
+  await startVisit(page, { idle_seconds: 3, idle_grace_seconds: 1 });
   await say(page, `My name is ${NAME}`);
   const dialog = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(dialog).toBeVisible();

@@ -38,9 +38,19 @@ export async function say(page: Page, text: string): Promise<void> {
   await expect(box).toHaveValue('');
 }
 
-/** Waits until the flow is in `state`. */
+/** Waits until the flow is in `state` and its screen has settled (its buttons take taps). */
 export async function expectStep(page: Page, state: string): Promise<void> {
   await expect(kiosk(page)).toHaveAttribute('data-flow-state', state);
+  await settled(page);
+}
+
+/**
+ * Waits until the screen's buttons take taps: for a moment after a screen changes they are held,
+ * so that the second tap of a double tap cannot act on the new screen (a person needs longer
+ * than that to read it; a test does not).
+ */
+export async function settled(page: Page): Promise<void> {
+  await expect(kiosk(page)).toHaveAttribute('data-settling', 'false');
 }
 
 /** The captions log (what the visitor and the kiosk said). */
@@ -70,6 +80,7 @@ export function input(page: Page, label: string): Locator {
 
 /** Presses Tab until `target` has the focus; fails after `maxTabs` presses. */
 export async function tabTo(page: Page, target: Locator, maxTabs = 12): Promise<void> {
+  await settled(page);
   for (let i = 0; i < maxTabs; i++) {
     await page.keyboard.press('Tab');
     if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
