@@ -29,6 +29,26 @@ function failure(source: string, message: string): FlowLoad {
   return { source, diagnostics: [d] };
 }
 
+/** How long a flow URL may take to answer before the operator is told (`?flow_timeout_seconds=`). */
+export const FLOW_TIMEOUT_SECONDS = 15;
+
+/** Why a fetch of a flow on another site failed, as far as a page can tell (it is not told). */
+function unreachable(url: string, error: unknown): string {
+  const elsewhere = (() => {
+    try {
+      return typeof location !== 'undefined' && new URL(url, location.href).origin !== location.origin;
+    } catch {
+      return false;
+    }
+  })();
+  const why =
+    'the server did not answer' +
+    (elsewhere
+      ? ', or it does not let this page read the file: a flow on another site must be sent with the header Access-Control-Allow-Origin (CORS)'
+      : '');
+  return `could not load the flow: ${why} (${(error as Error).message})`;
+}
+
 /** Loads the flow named by `?flow=` (a bundled name, or a URL), or the default. */
 export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch): Promise<FlowLoad> {
   const requested = new URLSearchParams(search).get('flow')?.trim() || DEFAULT_FLOW;
@@ -36,9 +56,11 @@ export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch)
   if (bundled[name] !== undefined && !/[/:]/.test(requested.replace(/\.yaml$/, ''))) {
     return { source: `flows/${name}.yaml`, ...loadFlow(bundled[name]!, `flows/${name}.yaml`) };
   }
+  const seconds = Number(new URLSearchParams(search).get('flow_timeout_seconds'));
+  const timeout = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 600) : FLOW_TIMEOUT_SECONDS;
   let text: string;
   try {
-    const response = await fetcher(requested);
+    const response = await fetcher(requested, { signal: AbortSignal.timeout(timeout * 1000) });
     if (!response.ok) return failure(requested, `could not load the flow: the server answered ${response.status} ${response.statusText}`.trim());
     // Web servers that answer every path with the app's page (as single-page hosts do) say 200.
     if ((response.headers.get('content-type') ?? '').includes('text/html')) {
@@ -46,7 +68,10 @@ export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch)
     }
     text = await response.text();
   } catch (e) {
-    return failure(requested, `could not load the flow: ${(e as Error).message}`);
+    if ((e as Error).name === 'TimeoutError') {
+      return failure(requested, `could not load the flow: the server did not answer within ${timeout} second${timeout === 1 ? '' : 's'}`);
+    }
+    return failure(requested, unreachable(requested, e));
   }
   return { source: requested, ...loadFlow(text, requested) };
 }

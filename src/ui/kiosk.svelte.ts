@@ -56,6 +56,13 @@ export interface KioskSettings {
   idleGraceSeconds: number;
 }
 
+/** The flow's title for people: a flow without one has its id, shown in words ("booking_wizard" → "Booking wizard"). */
+export function shownTitle(title: string, id: string): string {
+  if (title !== id) return title;
+  const words = id.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 export function settingsFrom(search: string): KioskSettings {
   const p = new URLSearchParams(search);
   const num = (k: string, d: number) => {
@@ -125,7 +132,7 @@ export class Kiosk {
       return;
     }
     this.loaded = result.loaded;
-    this.title = result.loaded.flow.title;
+    this.title = shownTitle(result.loaded.flow.title, result.loaded.flow.id);
     this.llmRequired = result.loaded.flow.settings.llmRequired;
     this.phase = 'idle';
   }

@@ -46,7 +46,14 @@ describe('loadFlowFor', () => {
     const offline = await loadFlowFor('?flow=https://flows.example/x.yaml', (async () => {
       throw new TypeError('Failed to fetch');
     }) as typeof fetch);
-    expect(offline.diagnostics[0]?.message).toBe('could not load the flow: Failed to fetch');
+    expect(offline.diagnostics[0]?.message).toBe('could not load the flow: the server did not answer (Failed to fetch)');
+  });
+
+  it('gives up on an address that never answers, after flow_timeout_seconds', async () => {
+    const silent = ((_url: string, init?: RequestInit) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)))) as typeof fetch;
+    const r = await loadFlowFor('?flow=/flows/slow.yaml&flow_timeout_seconds=0.05', silent);
+    expect(r.diagnostics[0]?.message).toBe('could not load the flow: the server did not answer within 0.05 seconds');
   });
 
   it('says so when the address gives a web page (a host that answers every path with the app)', async () => {
