@@ -1,9 +1,14 @@
 // Conversation test scripts (SPEC 8): reading and checking the YAML, with the line of every step
-// so a failed expectation can say where it was written.
+// so a failed expectation can say where it was written. Every key is checked: a script with an
+// unknown key, a value of the wrong kind or a name its flow does not have is invalid.
 
-import { isMap, isSeq, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
-import { didYouMean, type Diagnostic } from '../engine/diagnostics.ts';
+import { isMap, isPair, isScalar, isSeq, type Document, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { didYouMean, type Diagnostic, type DiagnosticCode } from '../engine/diagnostics.ts';
+import { END, ERROR } from '../engine/flow.ts';
+import type { LoadedFlow } from '../engine/load-flow.ts';
+import { ENGINE_MESSAGE_TYPES, type EngineMessage, type EngineMessageType } from '../engine/messages.ts';
 import { readFlowSource } from '../engine/source.ts';
+import { readPattern, type Pattern } from './expect-pattern.ts';
 
 export type EpochRef = 'current' | 'previous' | number;
 
@@ -13,17 +18,38 @@ export type Step =
   | { kind: 'ui'; event: string; values?: Record<string, unknown>; variable?: string; value?: unknown; selectedId?: string; line: number }
   | { kind: 'wait'; seconds: number; line: number }
   | { kind: 'together'; steps: Step[]; line: number }
-  | { kind: 'expect'; expect: Expectation; line: number };
+  | { kind: 'expect'; expect: Expectation; refs: FlowRef[]; line: number };
+
+/** One item of `messages`: a message of `type` whose fields match `pattern`. */
+export interface MessageExpectation {
+  type: EngineMessageType;
+  pattern: Pattern;
+  line: number;
+}
 
 export interface Expectation {
   state?: string;
-  variables?: Record<string, unknown>;
+  ended?: boolean;
+  /** variable -> pattern of its value (null: unset) */
+  variables?: Array<[string, Pattern]>;
   pending?: string[];
   tools?: string[];
   emitted?: string[];
   not_emitted?: string[];
   rejected?: string[];
-  ended?: boolean;
+  messages?: MessageExpectation[];
+  /** the pattern of the current state's system prompt */
+  system_prompt?: Pattern;
+  /** tool -> pattern of its schema as the LLM gets it */
+  tool_schema?: Array<[string, Pattern]>;
+}
+
+/** A name in an expectation that the flow must have: checked once the flow is loaded. */
+export interface FlowRef {
+  kind: 'state' | 'variable' | 'tool';
+  name: string;
+  line: number;
+  col: number;
 }
 
 export interface Script {
@@ -41,7 +67,53 @@ const STEP_KEYS: Record<string, readonly string[]> = {
   together: ['together'],
   expect: ['expect'],
 };
-const EXPECT_KEYS = ['state', 'variables', 'pending', 'tools', 'emitted', 'not_emitted', 'rejected', 'ended'];
+export const EXPECT_KEYS = [
+  'state',
+  'ended',
+  'variables',
+  'pending',
+  'tools',
+  'emitted',
+  'not_emitted',
+  'rejected',
+  'messages',
+  'system_prompt',
+  'tool_schema',
+] as const;
+
+type MessageOf<T extends EngineMessageType> = Extract<EngineMessage, { type: T }>;
+
+/** The fields of every engine message, tied to messages.ts: when a message changes, this stops
+ *  type-checking until it follows. */
+const MESSAGE_FIELDS: { [T in EngineMessageType]: Record<keyof MessageOf<T>, true> } = {
+  flow_state: {
+    type: true, flow_id: true, state: true, epoch: true, artifact: true, agent: true, gate: true, gate_prompt: true,
+    values: true, can_go_back: true, terminal: true, turn_taking: true,
+  },
+  flow_variable: { type: true, name: true, value: true, status: true, source: true },
+  transition_blocked: { type: true, flow_id: true, from_state: true, attempted_target: true, reason: true, detail: true, variables: true },
+  tool_rejected: { type: true, tool: true, call_id: true, reason: true, detail: true, field: true },
+  tool_result: { type: true, call_id: true, tool: true, ok: true, content: true },
+  speech_cue: { type: true, text: true, reason: true },
+  llm_turn: { type: true, epoch: true, reason: true },
+  action_pending: { type: true, action_id: true, tool: true, summary: true, args: true, expires_at: true },
+  action_run: { type: true, action_id: true, tool: true, method: true, url: true, body: true, headers: true },
+  action_result: { type: true, action_id: true, tool: true, status: true, detail: true },
+  system_message: { type: true, text: true },
+  analytics: { type: true, event: true, state: true, data: true },
+  flow_end: { type: true, flow_id: true, last_state: true, mode: true, variables: true, reason: true },
+};
+
+/** The fields a message of `type` may have (for checking a script's `messages`). */
+export function messageFields(type: EngineMessageType): string[] {
+  return Object.keys(MESSAGE_FIELDS[type]);
+}
+
+interface Context {
+  doc: Document;
+  problem: (node: unknown, message: string, code?: DiagnosticCode) => void;
+  at: (node: unknown) => { line: number; col: number };
+}
 
 /** Parses a script; on any problem returns diagnostics in check's format. */
 export function parseScript(text: string, file: string): { script: Script } | { diagnostics: Diagnostic[] } {
@@ -52,10 +124,11 @@ export function parseScript(text: string, file: string): { script: Script } | { 
     const range = (node as Node | undefined)?.range;
     return src.lines.linePos(range ? range[0] : 0);
   };
-  const problem = (node: unknown, message: string) => {
+  const problem = (node: unknown, message: string, code: DiagnosticCode = 'bad-value') => {
     const { line, col } = at(node);
-    problems.push({ file, line, col, severity: 'error', code: 'bad-value', message });
+    problems.push({ file, line, col, severity: 'error', code, message });
   };
+  const ctx: Context = { doc: src.doc, problem, at };
   const root = src.doc.contents;
   const data = src.data as Record<string, unknown> | null;
   if (!isMap(root) || !data || typeof data !== 'object') {
@@ -63,7 +136,7 @@ export function parseScript(text: string, file: string): { script: Script } | { 
     return { diagnostics: problems };
   }
   for (const k of Object.keys(data)) {
-    if (!['flow', 'steps', 'name'].includes(k)) problem(root.get(k, true) ?? root, `unknown key "${k}"${didYouMean(k, ['flow', 'steps', 'name'])}`);
+    if (!['flow', 'steps', 'name'].includes(k)) problem(root.get(k, true) ?? root, `unknown key "${k}"${didYouMean(k, ['flow', 'steps', 'name'])}`, 'unknown-key');
   }
   if (typeof data['flow'] !== 'string') problem(root.get('flow', true) ?? root, '"flow" must name the flow file, relative to this script');
   const stepsNode = root.get('steps', true);
@@ -71,7 +144,7 @@ export function parseScript(text: string, file: string): { script: Script } | { 
     problem(stepsNode ?? root, '"steps" must be a list of steps');
     return { diagnostics: problems };
   }
-  const steps = readSteps(stepsNode, false, problem, (n) => at(n).line);
+  const steps = readSteps(stepsNode, false, ctx);
   if (problems.length) return { diagnostics: problems };
   return {
     script: {
@@ -83,37 +156,58 @@ export function parseScript(text: string, file: string): { script: Script } | { 
   };
 }
 
-function readSteps(
-  seq: YAMLSeq,
-  nested: boolean,
-  problem: (node: unknown, message: string) => void,
-  lineOf: (node: unknown) => number,
-): Step[] {
+const REF_PROBLEM: Record<FlowRef['kind'], { code: DiagnosticCode; what: string }> = {
+  state: { code: 'unknown-target', what: 'is not a state of the flow' },
+  variable: { code: 'unknown-variable', what: 'is not a variable of the flow' },
+  tool: { code: 'unknown-tool', what: 'is not a tool the flow offers in any state' },
+};
+
+/** Checks the names a script's expectations use against its loaded flow. */
+export function checkNames(script: Script, loaded: LoadedFlow): Diagnostic[] {
+  const known: Record<FlowRef['kind'], readonly string[]> = {
+    state: [...loaded.flow.stateOrder, END, ERROR],
+    variable: [...loaded.catalog.variables.keys()],
+    tool: [...new Set([...loaded.catalog.offered.values()].flat())],
+  };
+  const out: Diagnostic[] = [];
+  for (const step of script.steps) {
+    if (step.kind !== 'expect') continue;
+    for (const { kind, name, line, col } of step.refs) {
+      if (known[kind].includes(name)) continue;
+      const { code, what } = REF_PROBLEM[kind];
+      out.push({ file: script.file, line, col, severity: 'error', code, message: `"${name}" ${what}${didYouMean(name, known[kind])}` });
+    }
+  }
+  return out;
+}
+
+function readSteps(seq: YAMLSeq, nested: boolean, ctx: Context): Step[] {
+  const { problem } = ctx;
   const steps: Step[] = [];
   for (const item of seq.items) {
     if (!isMap(item)) {
-      problem(item, 'a step is a mapping such as {user: "..."} or {tool: name, args: {...}}');
+      problem(item, 'a step is a mapping such as {user: "..."} or {tool: name, args: {...}}', 'wrong-type');
       continue;
     }
     const map = item as YAMLMap;
     const obj = map.toJSON() as Record<string, unknown>;
-    const kind = Object.keys(STEP_KEYS).find((k) => k in obj);
+    const kind = Object.keys(STEP_KEYS).find((k) => Object.hasOwn(obj, k));
     if (!kind) {
       const first = Object.keys(obj)[0] ?? '';
-      problem(item, `unknown step "${first}"${didYouMean(first, Object.keys(STEP_KEYS))}; a step is one of ${Object.keys(STEP_KEYS).join(', ')}`);
+      problem(item, `unknown step "${first}"${didYouMean(first, Object.keys(STEP_KEYS))}; a step is one of ${Object.keys(STEP_KEYS).join(', ')}`, 'unknown-key');
       continue;
     }
     for (const k of Object.keys(obj)) {
-      if (!STEP_KEYS[kind]!.includes(k)) problem(map.get(k, true) ?? item, `"${k}" does not belong in a ${kind} step${didYouMean(k, STEP_KEYS[kind]!)}`);
+      if (!STEP_KEYS[kind]!.includes(k)) problem(map.get(k, true) ?? item, `"${k}" does not belong in a ${kind} step${didYouMean(k, STEP_KEYS[kind]!)}`, 'unknown-key');
     }
-    const line = lineOf(item);
+    const line = ctx.at(item).line;
     if (nested && !['user', 'tool', 'ui'].includes(kind)) {
       problem(item, `a "together" step may hold only user, tool and ui steps, not ${kind}`);
       continue;
     }
     switch (kind) {
       case 'user':
-        if (typeof obj['user'] !== 'string') problem(item, '"user" is the transcript, as text');
+        if (typeof obj['user'] !== 'string') problem(item, '"user" is the transcript, as text', 'wrong-type');
         steps.push({ kind, text: String(obj['user']), line });
         break;
       case 'tool': {
@@ -137,35 +231,31 @@ function readSteps(
           event: String(obj['ui']),
           ...(obj['values'] && typeof obj['values'] === 'object' ? { values: obj['values'] as Record<string, unknown> } : {}),
           ...(typeof obj['variable'] === 'string' ? { variable: obj['variable'] } : {}),
-          ...('value' in obj ? { value: obj['value'] } : {}),
+          ...(Object.hasOwn(obj, 'value') ? { value: obj['value'] } : {}),
           ...(typeof obj['selected_id'] === 'string' ? { selectedId: obj['selected_id'] } : {}),
           line,
         });
         break;
       case 'wait':
-        if (typeof obj['wait'] !== 'number' || obj['wait'] < 0) problem(item, '"wait" is a number of seconds');
+        if (typeof obj['wait'] !== 'number' || obj['wait'] < 0) problem(item, '"wait" is a number of seconds', 'wrong-type');
         steps.push({ kind, seconds: Number(obj['wait']), line });
         break;
       case 'together': {
         const inner = map.get('together', true);
         if (!isSeq(inner)) {
-          problem(item, '"together" is a list of steps delivered in the same engine step');
+          problem(item, '"together" is a list of steps delivered in the same engine step', 'wrong-type');
           break;
         }
-        steps.push({ kind, steps: readSteps(inner, true, problem, lineOf), line });
+        steps.push({ kind, steps: readSteps(inner, true, ctx), line });
         break;
       }
       case 'expect': {
-        const ex = obj['expect'];
-        if (!ex || typeof ex !== 'object') {
-          problem(item, '"expect" is a mapping of expectations');
+        const node = map.get('expect', true);
+        if (!isMap(node)) {
+          problem(node ?? item, '"expect" is a mapping of expectations', 'wrong-type');
           break;
         }
-        const exNode = map.get('expect', true);
-        for (const k of Object.keys(ex)) {
-          if (!EXPECT_KEYS.includes(k)) problem(isMap(exNode) ? exNode.get(k, true) ?? exNode : item, `unknown expectation "${k}"${didYouMean(k, EXPECT_KEYS)}`);
-        }
-        steps.push({ kind, expect: ex as Expectation, line });
+        steps.push({ kind, ...readExpectation(node, ctx), line });
         break;
       }
     }
@@ -173,3 +263,157 @@ function readSteps(
   return steps;
 }
 
+function readExpectation(node: YAMLMap, ctx: Context): { expect: Expectation; refs: FlowRef[] } {
+  const { problem } = ctx;
+  const ex: Expectation = {};
+  const refs: FlowRef[] = [];
+  const ref = (kind: FlowRef['kind'], name: string, at: unknown) => refs.push({ kind, name, ...ctx.at(at) });
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : '';
+    const value = pair.value;
+    switch (key) {
+      case 'state': {
+        const name = text(value);
+        if (name === undefined) problem(value ?? pair.key, '"state" is a state id or __end__', 'wrong-type');
+        else {
+          ex.state = name;
+          ref('state', name, value);
+        }
+        break;
+      }
+      case 'ended':
+        if (isScalar(value) && typeof value.value === 'boolean') ex.ended = value.value;
+        else problem(value ?? pair.key, '"ended" is true or false', 'wrong-type');
+        break;
+      case 'variables': {
+        const fields = mapping(value, key, ctx, (name, at) => ref('variable', name, at));
+        if (fields) ex.variables = fields;
+        break;
+      }
+      case 'pending':
+      case 'tools': {
+        const names = textList(value, key, ctx);
+        if (!names) break;
+        ex[key] = names.map((n) => n.text);
+        for (const n of names) ref(key === 'pending' ? 'variable' : 'tool', n.text, n.node);
+        break;
+      }
+      case 'emitted':
+      case 'not_emitted': {
+        const names = textList(value, key, ctx);
+        if (!names) break;
+        for (const n of names) {
+          if (!(ENGINE_MESSAGE_TYPES as readonly string[]).includes(n.text)) {
+            problem(n.node, `"${n.text}" is not a message type${didYouMean(n.text, ENGINE_MESSAGE_TYPES)}`);
+          }
+        }
+        ex[key] = names.map((n) => n.text);
+        break;
+      }
+      case 'rejected': {
+        const names = textList(value, key, ctx);
+        if (names) ex.rejected = names.map((n) => n.text);
+        break;
+      }
+      case 'messages': {
+        const list = readMessages(value, ctx);
+        if (list) ex.messages = list;
+        break;
+      }
+      case 'system_prompt': {
+        const p = readPattern(value, ctx);
+        if (p && p.op !== 'equal' && p.op !== 'contains' && p.op !== 'matches') {
+          problem(value ?? pair.key, '"system_prompt" is the exact text, {$contains: text} or {$matches: regex}', 'wrong-type');
+        } else if (p?.op === 'equal' && typeof p.value !== 'string') {
+          problem(value, '"system_prompt" is the exact text, {$contains: text} or {$matches: regex}', 'wrong-type');
+        } else if (p) ex.system_prompt = p;
+        break;
+      }
+      case 'tool_schema': {
+        const fields = mapping(value, key, ctx, (name, at) => ref('tool', name, at));
+        if (!fields) break;
+        const bad = fields.find(([, p]) => p.op !== 'fields');
+        const message = `tool_schema: the schema of ${bad?.[0]} is matched by a mapping such as {required: [name]}`;
+        if (bad) problem((value as YAMLMap).get(bad[0], true) ?? value, message, 'wrong-type');
+        else ex.tool_schema = fields;
+        break;
+      }
+      default:
+        problem(pair.key, `unknown expectation "${key}"${didYouMean(key, EXPECT_KEYS)}; an expect may give ${EXPECT_KEYS.join(', ')}`, 'unknown-key');
+    }
+  }
+  return { expect: ex, refs };
+}
+
+function text(node: unknown): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+/** A list of texts, with each item's node for pointing at it. */
+function textList(node: unknown, key: string, ctx: Context): Array<{ text: string; node: unknown }> | undefined {
+  if (!isSeq(node)) {
+    ctx.problem(node, `"${key}" is a list`, 'wrong-type');
+    return undefined;
+  }
+  const out: Array<{ text: string; node: unknown }> = [];
+  for (const item of node.items) {
+    const t = text(item);
+    if (t === undefined) ctx.problem(item, `"${key}" lists names, as text`, 'wrong-type');
+    else out.push({ text: t, node: item });
+  }
+  return out.length === node.items.length ? out : undefined;
+}
+
+/** A mapping of names to patterns; `onName` sees each name with its key's node. */
+function mapping(node: unknown, key: string, ctx: Context, onName: (name: string, at: unknown) => void): Array<[string, Pattern]> | undefined {
+  if (!isMap(node)) {
+    ctx.problem(node, `"${key}" is a mapping`, 'wrong-type');
+    return undefined;
+  }
+  const out: Array<[string, Pattern]> = [];
+  let ok = true;
+  for (const pair of node.items) {
+    const name = isScalar(pair.key) ? String(pair.key.value) : '';
+    onName(name, pair.key);
+    const p = readPattern(pair.value, ctx);
+    if (p) out.push([name, p]);
+    else ok = false;
+  }
+  return ok ? out : undefined;
+}
+
+function readMessages(node: unknown, ctx: Context): MessageExpectation[] | undefined {
+  const { problem } = ctx;
+  if (!isSeq(node)) {
+    problem(node, '"messages" is a list of messages such as {type: speech_cue, text: "..."}', 'wrong-type');
+    return undefined;
+  }
+  const out: MessageExpectation[] = [];
+  let ok = true;
+  for (const item of node.items) {
+    if (!isMap(item)) {
+      problem(item, 'a message is a mapping of its type and the fields to match, such as {type: speech_cue, text: "..."}', 'wrong-type');
+      ok = false;
+      continue;
+    }
+    const type = text(item.get('type', true));
+    if (type === undefined || !(ENGINE_MESSAGE_TYPES as readonly string[]).includes(type)) {
+      const given = type === undefined ? 'a message needs its "type"' : `"${type}" is not a message type${didYouMean(type, ENGINE_MESSAGE_TYPES)}`;
+      problem(item.get('type', true) ?? item, given, type === undefined ? 'missing-key' : 'bad-value');
+      ok = false;
+      continue;
+    }
+    const fields = messageFields(type as EngineMessageType);
+    for (const pair of item.items) {
+      const k = isPair(pair) && isScalar(pair.key) ? String(pair.key.value) : '';
+      if (!fields.includes(k)) problem(pair.key, `a ${type} message has no field "${k}"${didYouMean(k, fields)}; its fields are ${fields.join(', ')}`, 'unknown-key');
+    }
+    const pattern = readPattern(item, ctx);
+    if (!pattern || pattern.op !== 'fields') {
+      ok = false;
+      continue;
+    }
+    out.push({ type: type as EngineMessageType, pattern, line: ctx.at(item).line });
+  }
+  return ok ? out : undefined;
+}

@@ -6,9 +6,10 @@ import { dirname, resolve, relative } from 'node:path';
 import { formatDiagnostic } from '../engine/diagnostics.ts';
 import { FlowEngine } from '../engine/engine.ts';
 import { loadFlow } from '../engine/load-flow.ts';
-import type { EngineInput, EngineMessage } from '../engine/messages.ts';
+import type { EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';
-import { parseScript, type Expectation, type Step } from './conversation-script.ts';
+import { checkNames, parseScript, type Step } from './conversation-script.ts';
+import { compare } from './expectations.ts';
 import { expandFiles, readText, type Io } from './io.ts';
 
 type Outcome = { status: 'passed'; steps: number } | { status: 'failed'; message: string } | { status: 'invalid'; message: string };
@@ -53,12 +54,17 @@ function runScript(file: string, io: Io): Outcome {
   if (!result.loaded) {
     return { status: 'invalid', message: result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\n') };
   }
+  const unknownNames = checkNames(script, result.loaded);
+  if (unknownNames.length) return { status: 'invalid', message: unknownNames.map(formatDiagnostic).join('\n') };
 
   const clock = new VirtualClock(0);
   const engine = new FlowEngine(result.loaded, clock);
+  const catalog = result.loaded.catalog;
   let window: EngineMessage[] = [];
+  let flowState: FlowStateMessage | null = null;
   const record = (ms: EngineMessage[]) => {
     if (io.json) for (const m of ms) io.out(JSON.stringify(m));
+    for (const m of ms) if (m.type === 'flow_state') flowState = m;
     window.push(...ms);
   };
   record(engine.start());
@@ -107,7 +113,9 @@ function runScript(file: string, io: Io): Outcome {
         record(engine.send(step.steps.map(toInput)));
         break;
       case 'expect': {
-        const differences = compare(step.expect, engine, window);
+        const view = engine.view;
+        const toolSpecs = view.ended ? [] : (catalog.toolSpecs.get(view.state) ?? []);
+        const differences = compare(step.expect, { view, window, flowState, toolSpecs });
         if (differences.length) {
           return { status: 'failed', message: differences.map((d) => `${file}:${step.line}: expect failed: ${d}`).join('\n') };
         }
@@ -119,41 +127,4 @@ function runScript(file: string, io: Io): Outcome {
     }
   }
   return { status: 'passed', steps: count };
-}
-
-const show = (v: unknown) => (v === undefined ? 'unset' : JSON.stringify(v));
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === new Set(a).size;
-
-function isSubsequence(wanted: readonly string[], seen: readonly string[]): boolean {
-  let i = 0;
-  for (const s of seen) if (i < wanted.length && s === wanted[i]) i++;
-  return i === wanted.length;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
-function compare(ex: Expectation, engine: FlowEngine, window: readonly EngineMessage[]): string[] {
-  const v = engine.view;
-  const diffs: string[] = [];
-  if (ex.state !== undefined && v.state !== ex.state) diffs.push(`state is "${v.state}", expected "${ex.state}"`);
-  if (ex.ended !== undefined && v.ended !== ex.ended) diffs.push(`ended is ${v.ended}, expected ${ex.ended}`);
-  for (const [k, want] of Object.entries(ex.variables ?? {})) {
-    const got = v.values[k];
-    if (want === null ? got !== undefined : !deepEqual(got, want)) diffs.push(`variable ${k} is ${show(got)}, expected ${want === null ? 'unset' : show(want)}`);
-  }
-  if (ex.pending && !sameSet(v.pending, ex.pending)) diffs.push(`pending is [${v.pending.join(', ')}], expected [${ex.pending.join(', ')}]`);
-  if (ex.tools && !sameSet(v.tools, ex.tools)) diffs.push(`tools are [${v.tools.join(', ')}], expected [${ex.tools.join(', ')}]`);
-  const types = window.map((m) => m.type);
-  if (ex.emitted && !isSubsequence(ex.emitted, types)) diffs.push(`emitted [${types.join(', ')}], expected [${ex.emitted.join(', ')}] in this order`);
-  for (const t of ex.not_emitted ?? []) if (types.includes(t as EngineMessage['type'])) diffs.push(`${t} was emitted, expected not`);
-  const reasons = window.flatMap((m) => (m.type === 'tool_rejected' ? [m.reason] : []));
-  if (ex.rejected && !isSubsequence(ex.rejected, reasons)) diffs.push(`rejections were [${reasons.join(', ')}], expected [${ex.rejected.join(', ')}] in this order`);
-  return diffs;
 }
