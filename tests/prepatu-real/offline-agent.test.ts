@@ -41,7 +41,7 @@ describe("Prepatu's real flows, understood by the offline agent", () => {
     expect(callsSince(loop, 1)).toEqual(['save_contact {"email":"jane.smith@example.com","full_name":"Jane Smith"}']);
     expect(loop.view.state).toBe('collect_appointment');
     await loop.say('May 20th at 2 pm');
-    expect(loop.lastCaption).toBe("Thanks. What's your service type? You can say consultation, support or demo.");
+    expect(loop.lastCaption).toBe("Thanks. I have preferred date: May 20th, time slot: 2 PM. What's your service type? You can say consultation, support or demo.");
     await loop.say('a demo please');
     expect(callsSince(loop, 2)).toEqual(['save_appointment {"service":"demo","date":"May 20th","time_slot":"2 PM"}']);
     expect(loop.view.state).toBe('review');

@@ -1,4 +1,5 @@
-// The offline agent's value extraction: names, emails, phones, dates, times, numbers, choices.
+// The offline agent's value extraction: names, emails, phones, dates, times, numbers, choices,
+// and the words that deny a value ("not red").
 
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +14,9 @@ import {
   extractTime,
   type NamePart,
 } from '../../src/adapters/offline-agent/extract.ts';
+import { hearChoice } from '../../src/adapters/offline-agent/choices.ts';
+import { dateInWords, extractImpossibleDate } from '../../src/adapters/offline-agent/dates.ts';
+import { isNegated } from '../../src/adapters/offline-agent/negation.ts';
 import { spokenToDigits } from '../../src/adapters/offline-agent/numbers.ts';
 
 describe('names', () => {
@@ -34,6 +38,16 @@ describe('names', () => {
     ["I'm fine, thanks", 'first', undefined],
     ["I'm twenty two", 'first', undefined],
     ['blue', 'first', undefined],
+    ['my name is maria van der berg', 'full', 'Maria van der Berg'],
+    ['my name is maria van der berg', 'last', 'van der Berg'],
+    ['my name is maria van der berg', 'first', 'Maria'],
+    ["I'm Dr. Jane Smith", 'full', 'Jane Smith'],
+    ["I'm Dr. Jane Smith", 'first', 'Jane'],
+    ["I'm Dr Smith", 'first', undefined],
+    ["I'm Dr Smith", 'last', 'Smith'],
+    ['my name is DA SILVA', 'full', 'da Silva'],
+    ['call me mcdonald', 'full', 'McDonald'],
+    ["no, it's wrong, it's Marta", 'first', 'Marta'],
   ])('%j (%s) → %j', (text, part, expected) => {
     expect(extractName(text, part)?.value).toBe(expected);
   });
@@ -52,6 +66,14 @@ describe('names', () => {
     ['alex smith', 'full', 'Alex Smith'],
     ['hmm', 'first', undefined],
     ['yes', 'first', undefined],
+    ['van der berg', 'full', 'van der Berg'],
+    ['van der berg', 'first', undefined],
+    ['Van der Berg', 'full', 'Van der Berg'],
+    ['maria van der berg', 'full', 'Maria van der Berg'],
+    ['Dr Smith', 'full', 'Smith'],
+    ['doctor jane smith', 'full', 'Jane Smith'],
+    ['Dr.', 'full', undefined],
+    ['maria van', 'full', undefined],
     ['what do you mean?', 'first', undefined],
     ['I do not know', 'first', undefined],
     ['my name is something you will never guess', 'full', undefined],
@@ -120,6 +142,24 @@ describe('dates', () => {
     expect(extractDate(text)).toBeUndefined();
   });
 
+  it.each<[string, { month: number; year?: number; days: number } | undefined]>([
+    ['31 February 1990', { month: 2, year: 1990, days: 28 }],
+    ['the thirtieth of february', { month: 2, days: 29 }],
+    ['31/04/2001', { month: 4, year: 2001, days: 30 }],
+    ['29 February 2000', undefined],
+    ['5 March 1984, not 31 February', undefined],
+    ['next Tuesday', undefined],
+  ])('a day the month does not have: %j → %j', (text, expected) => {
+    expect(extractImpossibleDate(text)?.value).toEqual(expected);
+  });
+
+  it('says a date in words, one way', () => {
+    expect(dateInWords('1984-03-05')).toBe('March 5, 1984');
+    expect(dateInWords('2000-02-29')).toBe('February 29, 2000');
+    expect(dateInWords('1990-02-31')).toBeUndefined();
+    expect(dateInWords('March 5')).toBeUndefined();
+  });
+
   it('gives the span in the original words', () => {
     const text = 'born the third of May two thousand and one, thanks';
     const f = extractDate(text)!;
@@ -137,12 +177,17 @@ describe('times', () => {
     ["at three o'clock", "3 o'clock", '03:00'],
     ['noon', '12 PM', '12:00'],
     ['12 am', '12 AM', '00:00'],
+    ['doctor lindqvist at half past ten', '10:30', '10:30'],
+    ['a quarter past nine', '9:15', '09:15'],
+    ['quarter to one', '12:45', '12:45'],
+    ['ten thirty', '10:30', '10:30'],
+    ['at ten forty five please', '10:45', '10:45'],
   ])('%j → %j, %j', (text, spoken, hhmm) => {
     expect(extractTime(text)?.value).toEqual({ spoken, hhmm });
   });
 
-  it('finds no time in "I am 22"', () => {
-    expect(extractTime('I am 22')).toBeUndefined();
+  it.each(['I am 22', 'half to ten', 'room 10 30', 'nineteen ninety'])('finds no time in %j', (text) => {
+    expect(extractTime(text)).toBeUndefined();
   });
 });
 
@@ -199,5 +244,58 @@ describe('choices', () => {
     expect(extractChoice("I'm a walk in", choices)?.value).toBe('walk_in');
     expect(extractChoice('I have a booked appointment', choices)?.value).toBe('appt');
     expect(extractChoice('2', choices)?.value).toBe(2);
+  });
+
+  const hosts = ['Priya Shah', 'Tom Becker', 'Ana Souza', 'Facilities'].map((h) => ({ value: h, names: [h] }));
+  const doctors = ['Dr. Okafor', 'Dr. Lindqvist', 'Dr. Moreau'].map((d) => ({ value: d, names: [d] }));
+  const reasons = [
+    { value: 'appointment', names: ['appointment', 'Appointment'], phrases: ['I have a booked appointment'] },
+    { value: 'walk_in', names: ['walk_in', 'Walk-in visit'], phrases: ["I don't have an appointment"] },
+    { value: 'prescription', names: ['prescription', 'Prescription collection'], phrases: ["I'm here to collect a prescription"] },
+  ];
+
+  it.each<[string, readonly { value: unknown; names: readonly string[] }[], unknown]>([
+    ['Tom', hosts, 'Tom Becker'],
+    ['becker please', hosts, 'Tom Becker'],
+    ["I'm here to see Priya Shah", hosts, 'Priya Shah'],
+    ['Dr Lindqvist', doctors, 'Dr. Lindqvist'],
+    ['doctor moreau at ten', doctors, 'Dr. Moreau'],
+    ['the doctor', doctors, undefined],
+    ["I don't have an appointment", reasons, 'walk_in'],
+    ['I do not have an appointment', reasons, 'walk_in'],
+    ['I have an appointment', reasons, 'appointment'],
+    ['just a walkin', reasons, 'walk_in'],
+    ['a prescription please, not an appointment', reasons, 'prescription'],
+  ])('by part of a label, a description or inside a sentence: %j → %j', (text, choices, expected) => {
+    expect(extractChoice(text, choices)?.value).toBe(expected);
+  });
+
+  it.each<[string, string | undefined, string[]]>([
+    ["I don't like blue", undefined, ['blue']],
+    ['not red, green', 'green', ['red']],
+    ['green rather than red', 'green', ['red']],
+    ['blue, no, yellow', 'yellow', []],
+    ['no blue', undefined, ['blue']],
+    ['no, blue', 'blue', []],
+    ['never red or yellow', undefined, ['red', 'yellow']],
+  ])('not a choice the visitor denies: %j → %j, declined %j', (text, chosen, declined) => {
+    const heard = hearChoice(text, colours);
+    expect(heard.chosen?.value).toBe(chosen);
+    expect(heard.declined.map((d) => d.value.value)).toEqual(declined);
+  });
+});
+
+describe('negation', () => {
+  it.each<[string, string, boolean]>([
+    ["I don't like blue", 'blue', true],
+    ['not red, green', 'green', false],
+    ['not red, green', 'red', true],
+    ['I do not want the 5th but the 6th', '6th', false],
+    ['I do not want the 5th but the 6th', '5th', true],
+    ['no appointment', 'appointment', true],
+    ['no I have an appointment', 'appointment', false],
+    ['I would like blue', 'blue', false],
+  ])('in %j, %j is denied: %s', (text, word, negated) => {
+    expect(isNegated(text, text.lastIndexOf(word))).toBe(negated);
   });
 });

@@ -76,13 +76,13 @@ describe('onboarding, understood by the agent alone', () => {
     expect(loop.lastCaption).toBe("Sorry about that. What's your first name?");
   });
 
-  it('only rejects on "no, it\'s Alice": the step asks again', async () => {
+  it('rejects on "no, it\'s Alice" and takes Alice when the step asks again', async () => {
     const loop = await started(onboardingWithoutRules());
     await loop.say("I'm Alex");
     await loop.say("No, it's Alice");
-    expect(callsSince(loop, 1)).toEqual(['reject_first_name {}']);
-    expect(loop.view.values['first_name']).toBeUndefined();
-    await loop.say('Alice');
+    expect(callsSince(loop, 1)).toEqual(['reject_first_name {}', 'save_name {"first_name":"Alice"}']);
+    expect(loop.view.values['first_name']).toBe('Alice');
+    expect(loop.view.pending).toEqual(['first_name']);
     expect(loop.lastCaption).toBe('I heard Alice. Is that right?');
   });
 
@@ -248,9 +248,9 @@ describe('a gate over two values', () => {
     await loop.say('alex@example.com, born 15/03/1995');
     expect(callsSince(loop, 0)).toEqual(['save_email {"email":"alex@example.com"}', 'save_birth_date {"birth_date":"1995-03-15"}']);
     // Both values are heard, so the flow's own question is asked.
-    expect(loop.lastCaption).toBe('Is alex@example.com, born 1995-03-15, right?');
+    expect(loop.lastCaption).toBe('Is alex@example.com, born March 15, 1995, right?');
     await loop.wait(30);
-    expect(loop.lastCaption).toBe('Are you still there? Is alex@example.com, born 1995-03-15, right? You can also use the screen.');
+    expect(loop.lastCaption).toBe('Are you still there? Is alex@example.com, born March 15, 1995, right? You can also use the screen.');
     await loop.say('no');
     expect(callsSince(loop, 2)).toEqual(['reject_details {}']);
     expect(loop.view.values).toEqual({});
@@ -289,7 +289,7 @@ describe('an action gate', () => {
     expect(loop.lastCaption).toBe("Book a visit. What's your visit date?");
     await loop.say('for two guests');
     expect(loop.calls).toEqual([]);
-    expect(loop.lastCaption).toBe("Thanks. What's your visit date?");
+    expect(loop.lastCaption).toBe("Thanks. I have number of guests: 2. What's your visit date?");
     await loop.say('on the 3rd of May 2031');
     expect(callsSince(loop, 0)).toEqual(['book_visit {"day":"2031-05-03","guests":2}']);
     expect(loop.lastCaption).toBe('Book a visit on May 3, 2031 for 2 guests. Shall I go ahead?');
@@ -369,7 +369,7 @@ describe("flows in Prepatu's spelling", () => {
     expect(callsSince(loop, 1)).toEqual(['save_details {"customer_email":"omar.haddad@example.com","customer_name":"Omar Haddad"}']);
     expect(loop.view.state).toBe('pick_slot');
     await loop.say('June 3rd at 9 am');
-    expect(loop.lastCaption).toBe("Thanks. What's your repair type? You can say puncture, brakes or gears.");
+    expect(loop.lastCaption).toBe("Thanks. I have drop-off day: June 3rd, drop-off time: 9 AM. What's your repair type? You can say puncture, brakes or gears.");
     await loop.say('the brakes please');
     expect(callsSince(loop, 2)).toEqual(['save_slot {"repair_type":"brakes","dropoff_day":"June 3rd","dropoff_time":"9 AM"}']);
     expect(loop.view.state).toBe('check_booking');
@@ -413,7 +413,7 @@ describe('guarantees', () => {
 
   const UTTERANCES = ['yes', 'no', 'Alex', 'My name is Alex', "no, it's Alice", 'blue', 'purple', 'hmm', '', 'red please', 'call me Sam', 'ok'];
 
-  it('never calls a tool in the turn after tool results, and never loops', async () => {
+  it('never calls a tool in the turn after tool results, never loops, and enters a step with words or a call', async () => {
     await fc.assert(
       fc.asyncProperty(fc.boolean(), fc.array(fc.constantFrom(...UTTERANCES), { maxLength: 12 }), async (withRules, said) => {
         const model = new Recording();
@@ -422,12 +422,13 @@ describe('guarantees', () => {
         for (const t of model.turns) {
           const kind = readConversation(t.request.messages, t.request.scene?.state.agent.system_prompt).kind;
           if (kind === 'results') expect(t.chunks.filter((c) => c.type === 'tool_call')).toEqual([]);
-          if (kind === 'entry') expect(t.chunks.some((c) => c.type === 'text')).toBe(true);
+          // An entry turn speaks, or acts on what the visitor said just before (the results turn speaks then).
+          if (kind === 'entry') expect(t.chunks.length).toBeGreaterThan(0);
         }
       }),
       { numRuns: 150 },
     );
-  });
+  }, 30_000);
 
   it('answers the same request the same way', async () => {
     const model = new Recording();

@@ -18,6 +18,11 @@ export interface Conversation {
   /** what the visitor said earlier in this state, latest first */
   earlier: string[];
   /**
+   * In an entry turn: the visitor's words that led straight into this step (the engine or the
+   * agent's one round of tool calls acting on them), which may hold more than that step took.
+   */
+  carried: string | undefined;
+  /**
    * The answers to the agent's latest tool calls when nothing but them came since: in a results
    * turn, the ones just back; in an entry turn, the ones that led to this entry (a rejection).
    */
@@ -67,8 +72,25 @@ export function readConversation(messages: readonly ChatMessage[], statePrompt: 
     kind,
     utterance: replyAt >= 0 ? (messages[replyAt] as { content: string }).content : '',
     earlier,
+    carried: kind === 'entry' ? wordsThatLedHere(messages, stepStart === undefined ? entry - 1 : entry) : undefined,
     outcomes: kind === 'reply' ? [] : outcomesBefore(messages, kind === 'entry' && entry >= 0 ? entry + 1 : messages.length),
   };
+}
+
+/**
+ * The visitor's message that led straight to the step whose first message comes after `last`:
+ * nothing but engine notes, tool results and at most one round of the agent's silent tool calls
+ * between them (so the words never reach further than one step on).
+ */
+function wordsThatLedHere(messages: readonly ChatMessage[], last: number): string | undefined {
+  let rounds = 0;
+  for (let i = last; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'user') return m.content;
+    if (m.role !== 'assistant') continue;
+    if (m.content.trim() !== '' || !m.tool_calls?.length || ++rounds > 1) return undefined;
+  }
+  return undefined;
 }
 
 /** The tool results just before `end` (engine notes aside) with the names of their calls. */

@@ -1,101 +1,13 @@
-// Values in what the visitor said or typed: person names, email addresses (typed or spoken as
-// "alex at example dot com"), phone numbers, numbers and choices. Dates and times: dates.ts.
+// Values in what the visitor said or typed: email addresses (typed or spoken as "alex at example
+// dot com"), phone numbers and numbers. Names: names.ts; dates and times: dates.ts; choices:
+// choices.ts. Everything the fill planner extracts is exported from here.
 
 import { originalSpan, spokenToDigits } from './numbers.ts';
-import { escapeRegExp, type Found } from './text.ts';
+import type { Found } from './text.ts';
 
+export { extractChoice, type Choice } from './choices.ts';
 export { extractDate, extractTime, type SpokenDate, type SpokenTime } from './dates.ts';
-
-// ------------------------------------------------------------------ names
-
-/** Which part of a person's name a parameter wants. */
-export type NamePart = 'first' | 'last' | 'full';
-
-const NAME_LEAD =
-  /\b(?:my\s+(?:(?:first|full|last|given|family)\s+)?name\s+is|my\s+(?:(?:first|full|last)\s+)?name's|(?:the\s+)?name's|(?:my\s+)?surname\s+is|you\s+can\s+call\s+me|call\s+me|i\s+am|i'm|im|it's|it\s+is|this\s+is)\s+/giu;
-
-/** Words that follow "I'm" or "it's" without being a name, and words that end a name. */
-const NOT_NAME = new Set(
-  (
-    'a an the and but or so not no yes yeah just very really fine good great well okay ok sure here there ready ' +
-    'sorry looking trying interested from in on at for to with about back done happy glad new called named ' +
-    'going coming doing still also actually my your his her their our is was am are be been i me you ' +
-    'he she we they it this that what who how why where when please thanks thank hello hi hey born aged ' +
-    'email e mail phone number years year old um uh er erm hmm like maybe perhaps huh pardon wait dunno ' +
-    'nothing nobody none whatever again repeat help zero one two three four five six seven ' +
-    'eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety hundred'
-  ).split(' '),
-);
-
-const NAME_WORD = /^\p{L}[\p{L}'’-]*$/u;
-
-/** "alex" → "Alex", "MCDONALD" → "Mcdonald"; mixed case ("McDonald") is kept as written. */
-function capitalizeName(word: string): string {
-  const mixed = word !== word.toLowerCase() && word !== word.toUpperCase();
-  if (mixed) return word;
-  return word
-    .toLowerCase()
-    .split(/(['’-])/)
-    .map((p) => (p.length > 0 ? p[0]!.toUpperCase() + p.slice(1) : p))
-    .join('');
-}
-
-/** The name made of the words (already checked), as the wanted part. */
-function namePart(words: readonly string[], part: NamePart): string {
-  const chosen = part === 'first' ? words.slice(0, 1) : part === 'last' ? words.slice(-1) : words;
-  return chosen.map(capitalizeName).join(' ');
-}
-
-/** Up to three name words at the start of the text; stops at a non-name word or punctuation. */
-function nameWords(text: string): { words: string[]; length: number } | undefined {
-  const words: string[] = [];
-  let length = 0;
-  const re = /\s*([^\s,.;:!?()"]+)/gy;
-  for (let m = re.exec(text); m && words.length < 3; m = re.exec(text)) {
-    const w = m[1]!;
-    if (!NAME_WORD.test(w) || NOT_NAME.has(w.toLowerCase())) break;
-    words.push(w);
-    length = re.lastIndex;
-  }
-  return words.length ? { words, length } : undefined;
-}
-
-/** A name introduced as "my name is …", "I'm …", "call me …", "it's …". */
-export function extractName(text: string, part: NamePart = 'full'): Found<string> | undefined {
-  for (const lead of text.matchAll(NAME_LEAD)) {
-    const start = lead.index + lead[0].length;
-    const found = nameWords(text.slice(start));
-    if (found) return { value: namePart(found.words, part), start: lead.index, end: start + found.length };
-  }
-  return undefined;
-}
-
-const FILLER = /^(?:(?:um+|uh+|er+m?|hmm+|well|oh|so|okay|ok|right|yes|yeah|sure)\b[\s,.!]*)+/i;
-const LEAD_IN = /^(?:it's|it\s+is|that's|that\s+is|my\s+answer\s+is|i'd\s+say|i\s+think|i\s+guess)\b\s*/i;
-const TAIL = /[\s,]*\b(?:please|thanks|thank\s+you)\b[\s.!]*$/i;
-const QUESTION = /\?\s*$|^(?:what|why|how|who|where|when|which|can|could|would|will|is|are|do|does|did|should)\b/i;
-
-/** What is left of a short answer once fillers ("um", "it's", "please") are taken off. */
-function core(text: string): string {
-  return text.trim().replace(FILLER, '').replace(LEAD_IN, '').replace(TAIL, '').replace(/[\s.!,;:]+$/, '').trim();
-}
-
-/** A bare name said on its own ("Alex", "alex smith."), when the screen asks for one. */
-export function bareName(text: string, part: NamePart = 'full'): string | undefined {
-  if (QUESTION.test(text.trim())) return undefined;
-  const rest = core(text);
-  const found = nameWords(rest);
-  if (!found || found.length !== rest.length) return undefined;
-  return namePart(found.words, part);
-}
-
-/** A bare answer for a free-text question: the words, without fillers, when short and not a question. */
-export function bareText(text: string): string | undefined {
-  if (QUESTION.test(text.trim())) return undefined;
-  const rest = core(text);
-  const words = rest.split(/\s+/).filter(Boolean);
-  return words.length >= 1 && words.length <= 12 ? rest : undefined;
-}
+export { bareName, bareText, extractName, type NamePart } from './names.ts';
 
 // ------------------------------------------------------------------ email
 
@@ -158,32 +70,4 @@ export function extractNumber(text: string, integer = false): Found<number> | un
     return { value, start, end };
   }
   return undefined;
-}
-
-// ------------------------------------------------------------------ choices
-
-/** One allowed value and the words that name it (its value, and its label if it has one). */
-export interface Choice {
-  value: unknown;
-  names: readonly string[];
-}
-
-function choicePattern(name: string): RegExp {
-  const words = name.trim().split(/[\s_-]+/).filter(Boolean).map(escapeRegExp);
-  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[\\s_-]*')}(?![\\p{L}\\p{N}])`, 'iu');
-}
-
-/** The choice named first in the text (as a whole word, any case), or undefined. */
-export function extractChoice(text: string, choices: readonly Choice[]): Found<unknown> | undefined {
-  let best: Found<unknown> | undefined;
-  for (const c of choices) {
-    for (const name of c.names) {
-      if (name.trim() === '') continue;
-      const m = choicePattern(name).exec(text);
-      if (m && (!best || m.index < best.start || (m.index === best.start && m[0].length > best.end - best.start))) {
-        best = { value: c.value, start: m.index, end: m.index + m[0].length };
-      }
-    }
-  }
-  return best;
 }

@@ -3,7 +3,10 @@
 // the tools that take no parameters.
 
 import type { ToolSpec } from '../../engine/messages.ts';
-import { bareName, bareText, extractChoice, extractDate, extractEmail, extractName, extractNumber, extractPhone, extractTime } from './extract.ts';
+import { hearChoice, type Choice } from './choices.ts';
+import { extractImpossibleDate, type ImpossibleDate } from './dates.ts';
+import { bareName, bareText, extractDate, extractEmail, extractName, extractNumber, extractPhone, extractTime } from './extract.ts';
+import { isNegated } from './negation.ts';
 import { flowTools, parameterCount, readParams, type ParamInfo, type ParamKind, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/values.ts';
 import { mask, normalizePhrase, type Found } from './text.ts';
@@ -26,26 +29,60 @@ function withoutShapes(text: string): string {
   return t;
 }
 
-function find(p: ParamInfo, text: string): Found<unknown> | undefined {
+/** A value heard but not taken, and where it was said. */
+export type Refusal = { param: ParamInfo; start: number; end: number } & (
+  | { kind: 'declined'; choices: Choice[] } // "I don't like blue"
+  | { kind: 'future'; date: string } // a date of birth still to come (YYYY-MM-DD)
+  | { kind: 'no_such_day'; date: ImpossibleDate } // "31 February"
+);
+
+type Heard = Found<unknown> | { refusal: Refusal } | undefined;
+
+/** The first value `extract` finds that the visitor does not deny ("not the 5th, the 6th"). */
+function meant<T>(text: string, extract: (t: string) => Found<T> | undefined): Found<T> | undefined {
+  let t = text;
+  for (let f = extract(t); f; f = extract(t)) {
+    if (!isNegated(text, f.start)) return f;
+    t = mask(t, f);
+  }
+  return undefined;
+}
+
+function findDate(p: ParamInfo, text: string, today: string): Heard {
+  const d = meant(text, extractDate);
+  if (!d) {
+    const bad = extractImpossibleDate(text);
+    return bad && { refusal: { kind: 'no_such_day', param: p, date: bad.value, start: bad.start, end: bad.end } };
+  }
+  const iso = d.value.iso;
+  if (p.past && iso !== undefined && iso > today) return { refusal: { kind: 'future', param: p, date: iso, start: d.start, end: d.end } };
+  if (!p.isoDate) return { ...d, value: d.value.spoken };
+  return iso === undefined ? undefined : { ...d, value: iso };
+}
+
+function findChoice(p: ParamInfo, text: string): Heard {
+  const heard = hearChoice(text, p.choices);
+  if (heard.chosen) return heard.chosen;
+  const first = heard.declined[0];
+  return first && { refusal: { kind: 'declined', param: p, choices: heard.declined.map((d) => d.value), start: first.start, end: first.end } };
+}
+
+function find(p: ParamInfo, text: string, today: string): Heard {
   switch (p.kind) {
     case 'email':
       return extractEmail(text);
     case 'phone':
       return extractPhone(text);
-    case 'date': {
-      const d = extractDate(text);
-      if (!d) return undefined;
-      if (!p.isoDate) return { ...d, value: d.value.spoken };
-      return d.value.iso === undefined ? undefined : { ...d, value: d.value.iso };
-    }
+    case 'date':
+      return findDate(p, text, today);
     case 'time': {
-      const t = extractTime(text);
+      const t = meant(text, extractTime);
       return t && { ...t, value: p.clock24 ? t.value.hhmm : t.value.spoken };
     }
     case 'number':
-      return extractNumber(withoutShapes(text), p.integer);
+      return meant(withoutShapes(text), (t) => extractNumber(t, p.integer));
     case 'choice':
-      return extractChoice(text, p.choices);
+      return findChoice(p, text);
     case 'boolean': {
       const answer = classifyYesNo(text);
       return answer === null ? undefined : { value: answer === 'yes', start: 0, end: text.length };
@@ -57,20 +94,28 @@ function find(p: ParamInfo, text: string): Found<unknown> | undefined {
   }
 }
 
+/** The values one utterance gives a tool's parameters, and the ones it gives but that are not taken. */
+interface Extracted {
+  args: Record<string, unknown>;
+  refusals: Refusal[];
+}
+
 /**
  * Values for the parameters from one utterance. `bare` names the one parameter that a short answer
  * on its own ("Alex") may fill, with what is left of the utterance once the other values are taken.
  */
-function extractArgs(params: readonly ParamInfo[], utterance: string, bare?: string): Record<string, unknown> {
+function extractArgs(params: readonly ParamInfo[], utterance: string, today: string, bare?: string): Extracted {
   const args: Record<string, unknown> = {};
+  const refusals: Refusal[] = [];
   let rest = utterance;
   for (const kind of ORDER) {
     for (const p of params) {
       if (p.kind !== kind) continue;
-      const f = find(p, rest);
+      const f = find(p, rest, today);
       if (!f) continue;
-      args[p.name] = f.value;
-      rest = mask(rest, f);
+      if ('refusal' in f) refusals.push(f.refusal);
+      else args[p.name] = f.value;
+      rest = mask(rest, 'refusal' in f ? f.refusal : f);
     }
   }
   const target = params.find((p) => p.name === bare);
@@ -81,7 +126,7 @@ function extractArgs(params: readonly ParamInfo[], utterance: string, bare?: str
       if (value !== undefined) args[target.name] = value;
     }
   }
-  return args;
+  return { args, refusals };
 }
 
 /** The one free-text or name parameter still open (empty, or pending a yes), if there is exactly one. */
@@ -94,7 +139,8 @@ function bareTarget(screen: Screen, params: readonly ParamInfo[]): string | unde
 interface Candidate {
   call: PlannedCall;
   index: number;
-  fromLatest: number;
+  /** the values the latest utterance gave */
+  heard: Record<string, unknown>;
   requiredFilled: number;
   missing: ParamInfo[];
 }
@@ -104,7 +150,7 @@ function better(a: Candidate, b: Candidate): number {
   return (
     Number(b.missing.length === 0) - Number(a.missing.length === 0) ||
     b.requiredFilled - a.requiredFilled ||
-    b.fromLatest - a.fromLatest ||
+    Object.keys(b.heard).length - Object.keys(a.heard).length ||
     a.index - b.index
   );
 }
@@ -114,6 +160,20 @@ export interface FillPlan {
   calls: PlannedCall[];
   /** the best tool's required parameters still unknown (then no call is made) */
   missing: ParamInfo[];
+  /** the values the latest utterance gave the best tool (kept for its call once `missing` are known) */
+  heard: Record<string, unknown>;
+  /** values heard but not taken, one for each parameter, none for a parameter that got a value */
+  refusals: Refusal[];
+}
+
+/** Options for planFill. */
+export interface FillOptions {
+  /** what the visitor said earlier in this step, latest first */
+  earlier?: readonly string[];
+  /** false: a short answer alone ("Alex") fills nothing (for words carried over from another step) */
+  bare?: boolean;
+  /** a tool counts only when the utterance gives one of its parameters of this kind */
+  needs?: ParamKind;
 }
 
 /**
@@ -121,32 +181,40 @@ export interface FillPlan {
  * from what they said earlier in this state, then from the values already held. A tool is called
  * only with all its required parameters; otherwise `missing` says what to ask for.
  */
-export function planFill(screen: Screen, utterance: string, earlier: readonly string[]): FillPlan | undefined {
+export function planFill(screen: Screen, utterance: string, options: FillOptions = {}): FillPlan {
   const tools = flowTools(screen).filter((t) => parameterCount(t) > 0);
   const paramsOf = new Map<ToolSpec, ParamInfo[]>(tools.map((t) => [t, readParams(screen, t)]));
-  const bare = bareTarget(screen, [...paramsOf.values()].flat());
+  const bare = options.bare === false ? undefined : bareTarget(screen, [...paramsOf.values()].flat());
   const candidates: Candidate[] = [];
+  const refusals = new Map<string, Refusal>();
   tools.forEach((tool, index) => {
     const params = paramsOf.get(tool)!;
-    const args = extractArgs(params, utterance, bare);
-    const fromLatest = Object.keys(args).length;
-    if (fromLatest === 0) return;
-    for (const said of earlier) {
+    const latest = extractArgs(params, utterance, screen.today, bare);
+    for (const r of latest.refusals) if (!refusals.has(r.param.name)) refusals.set(r.param.name, r);
+    const heard = latest.args;
+    if (Object.keys(heard).length === 0) return;
+    if (options.needs && !params.some((p) => p.kind === options.needs && heard[p.name] !== undefined)) return;
+    const args = { ...heard };
+    for (const said of options.earlier ?? []) {
       const open = params.filter((p) => args[p.name] === undefined);
       if (open.length === 0) break;
-      Object.assign(args, extractArgs(open, said));
+      Object.assign(args, extractArgs(open, said, screen.today).args);
     }
     for (const p of params) {
       if (args[p.name] === undefined && !isBlank(screen.values[p.name])) args[p.name] = screen.values[p.name];
     }
     const required = params.filter((p) => p.required);
     const missing = required.filter((p) => args[p.name] === undefined);
-    candidates.push({ call: { tool: tool.function.name, args }, index, fromLatest, requiredFilled: required.length - missing.length, missing });
+    candidates.push({ call: { tool: tool.function.name, args }, index, heard, requiredFilled: required.length - missing.length, missing });
   });
   const ranked = candidates.sort(better);
   const best = ranked[0];
-  if (!best) return undefined;
-  if (best.missing.length > 0) return { calls: [], missing: best.missing };
+  const plan = (calls: PlannedCall[], missing: ParamInfo[]): FillPlan => {
+    const given = new Set(calls.flatMap((c) => Object.keys(c.args)));
+    return { calls, missing, heard: best?.heard ?? {}, refusals: [...refusals.values()].filter((r) => !given.has(r.param.name)) };
+  };
+  if (!best) return plan([], []);
+  if (best.missing.length > 0) return plan([], best.missing);
   // Values meant for separate tools ("I'm Alex, born 15 March 1995") go to each of them.
   const calls = [best.call];
   const taken = new Set(Object.keys(best.call.args));
@@ -156,7 +224,7 @@ export function planFill(screen: Screen, utterance: string, earlier: readonly st
     calls.push(c.call);
     for (const n of names) taken.add(n);
   }
-  return { calls, missing: [] };
+  return plan(calls, []);
 }
 
 // ------------------------------------------------------------------ tools without parameters

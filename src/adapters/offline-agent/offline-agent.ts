@@ -4,12 +4,27 @@
 // LLM, and its fallback when the LLM fails. Deterministic; English only.
 
 import type { LanguageModel, TurnChunk, TurnRequest } from '../../ports/language-model.ts';
+import { systemClock, type Clock } from '../../ports/clock.ts';
+import { hearChoice } from './choices.ts';
 import { readConversation, type Conversation, type ToolOutcome } from './conversation.ts';
-import { answeredPlainTool, namedPlainTool, planFill, type PlannedCall } from './fill.ts';
-import { actionQuestion, gateQuestion, introduction, join, nextQuestion, paramQuestion } from './replies.ts';
-import { flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
+import { dayOf } from './dates.ts';
+import { answeredPlainTool, namedPlainTool, planFill, type FillPlan, type PlannedCall } from './fill.ts';
+import {
+  actionQuestion,
+  changeHint,
+  fieldQuestionFor,
+  gateQuestion,
+  heardLine,
+  introduction,
+  join,
+  nextQuestion,
+  paramQuestion,
+  refusalLine,
+} from './replies.ts';
+import { fieldFor, flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/values.ts';
-import { classifyYesNo } from './yes-no.ts';
+import { humanize } from './text.ts';
+import { readAnswer, wantsChange } from './yes-no.ts';
 
 /** What the agent does in one turn: words for the caption, then tool calls. */
 export interface TurnPlan {
@@ -20,9 +35,13 @@ export interface TurnPlan {
 const speak = (...parts: (string | undefined)[]): TurnPlan => ({ say: join(...parts), calls: [] });
 const call = (...calls: PlannedCall[]): TurnPlan => ({ say: '', calls });
 
-/** Decides one turn. Pure: the same request always gives the same plan. */
-export function planTurn(request: TurnRequest): TurnPlan {
-  const screen = readScreen(request);
+/**
+ * Decides one turn. Pure: the same request on the same day always gives the same plan. `today`
+ * (YYYY-MM-DD) is the kiosk's date, which a date of birth may not come after; without it, no
+ * date is refused for being in the future.
+ */
+export function planTurn(request: TurnRequest, today = '9999-12-31'): TurnPlan {
+  const screen = readScreen(request, today);
   const convo = readConversation(request.messages, request.scene?.state.agent.system_prompt, request.scene?.stepStart);
   switch (convo.kind) {
     case 'entry':
@@ -53,14 +72,41 @@ function moveOn(screen: Screen, convo: Conversation): PlannedCall | undefined {
   return { tool: name, args: {} };
 }
 
+/**
+ * What to do with words the visitor said just before this step began that the step they left did
+ * not use: after "no, it's Marta" rejected a name, take Marta; after "Tom" took them to a step
+ * asking which host, take Tom Becker. Other than after a rejection, only a choice named is carried
+ * over, and never a yes or a no (it answered the step before).
+ */
+function carriedOver(screen: Screen, convo: Conversation, afterRejection: boolean): FillPlan | undefined {
+  if (convo.carried === undefined) return undefined;
+  const { answer, rest } = readAnswer(convo.carried);
+  if (afterRejection) return planFill(screen, rest);
+  if (answer !== null) return undefined;
+  return planFill(screen, convo.carried, { bare: false, needs: 'choice' });
+}
+
+/** Back in a step after a rejection: take a value said with the no, else ask for the rejected one. */
+function afterRejection(screen: Screen, convo: Conversation, rejected: readonly string[]): TurnPlan {
+  const carried = carriedOver(screen, convo, true);
+  if (carried && carried.calls.length > 0) return call(...carried.calls);
+  const refused = carried?.refusals[0];
+  const again = refused?.param.name ?? rejected.find((v) => isBlank(screen.values[v]));
+  const ask = (again === undefined ? undefined : fieldQuestionFor(screen, again)) ?? nextQuestion(screen) ?? introduction(screen);
+  return speak(refused ? refusalLine(refused) : 'Sorry about that.', ask);
+}
+
 function entryTurn(screen: Screen, convo: Conversation): TurnPlan {
-  const question = nextQuestion(screen);
   // A rejection re-enters the step; the engine's retry count still tells of earlier timeouts.
-  if (convo.outcomes.some((o) => Array.isArray(o.content['rejected']))) return speak('Sorry about that.', question ?? introduction(screen));
+  const rejections = convo.outcomes.map((o) => o.content['rejected']).filter(Array.isArray);
+  if (rejections.length > 0) return afterRejection(screen, convo, rejections.flat().map(String));
+  const question = nextQuestion(screen);
   if (screen.retry > 0) {
     const usable = (screen.artifact?.fields.length ?? 0) > 0 || (screen.artifact?.options.length ?? 0) > 0;
     return speak('Are you still there?', question ?? introduction(screen), usable ? 'You can also use the screen.' : undefined);
   }
+  const carried = carriedOver(screen, convo, false)?.calls ?? [];
+  if (carried.length > 0) return call(...carried);
   const waiting = screen.pending.length > 0 || screen.pendingAction !== undefined;
   const next = moveOn(screen, convo);
   return { say: join(waiting ? undefined : introduction(screen), question), calls: next ? [next] : [] };
@@ -75,39 +121,64 @@ function confirmCalls(screen: Screen): PlannedCall[] {
   return screen.pending.filter((v) => offers(screen, `confirm_${v}`)).map((v) => ({ tool: `confirm_${v}`, args: {} }));
 }
 
-function rejectCall(screen: Screen): PlannedCall | undefined {
-  const only = screen.pending.length === 1 ? `reject_${screen.pending[0]}` : undefined;
-  if (only && offers(screen, only)) return { tool: only, args: {} };
+/** The one of `names` the visitor speaks of, by its field's label or its name ("my date of birth is wrong"). */
+function namedVariable(screen: Screen, said: string, names: readonly string[]): string | undefined {
+  const choices = names.map((v) => ({ value: v, names: [humanize(v), fieldFor(screen, v)?.label ?? ''] }));
+  const named = hearChoice(said, choices).chosen?.value;
+  return typeof named === 'string' ? named : undefined;
+}
+
+/**
+ * The reject for a "no" while values wait for a yes: of the one value the visitor names ("no, my
+ * date of birth is wrong") or gives anew ("no, it's 6 March"), else of them all.
+ */
+function rejectCall(screen: Screen, said: string): PlannedCall | undefined {
+  const anew = Object.keys(planFill(screen, readAnswer(said).rest).heard).filter((v) => screen.pending.includes(v));
+  const only = namedVariable(screen, said, screen.pending) ?? (anew.length === 1 ? anew[0] : undefined) ?? (screen.pending.length === 1 ? screen.pending[0] : undefined);
+  if (only !== undefined && offers(screen, `reject_${only}`)) return { tool: `reject_${only}`, args: {} };
   const whole = `reject_${screen.state}`;
   if (offers(screen, whole)) return { tool: whole, args: {} };
   const v = screen.pending.find((p) => offers(screen, `reject_${p}`));
   return v === undefined ? undefined : { tool: `reject_${v}`, args: {} };
 }
 
+/** "No, my date of birth is wrong" about a value a form already holds: its question again. */
+function askAgainFor(screen: Screen, said: string): string | undefined {
+  const filled = (screen.artifact?.fields ?? []).map((f) => f.id).filter((v) => !isBlank(screen.values[v]));
+  const wrong = namedVariable(screen, said, filled);
+  return wrong === undefined ? undefined : fieldQuestionFor(screen, wrong);
+}
+
 function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   const said = convo.utterance;
-  const answer = classifyYesNo(said);
-  if (screen.pendingAction !== undefined && answer !== null) {
-    const decision = answer === 'yes' ? 'confirm_action' : 'reject_action';
+  const answer = readAnswer(said).answer;
+  // "Change my details" or "the date is wrong" is a no to what waits, and asks to go back.
+  const intent = answer ?? (wantsChange(said) ? 'no' : null);
+  if (screen.pendingAction !== undefined && intent !== null) {
+    const decision = intent === 'yes' ? 'confirm_action' : 'reject_action';
     if (offers(screen, decision)) return call({ tool: decision, args: {} });
   }
   if (screen.pending.length > 0 && answer === 'yes') {
     const confirms = confirmCalls(screen);
     if (confirms.length > 0) return call(...confirms);
   }
-  if (screen.pending.length > 0 && answer === 'no') {
-    // "No, it's Alice": the reject re-enters the step, which asks again; the new value waits.
-    const reject = rejectCall(screen);
+  if (screen.pending.length > 0 && intent === 'no') {
+    // "No, it's Marta": the reject re-enters the step, whose entry turn takes Marta.
+    const reject = rejectCall(screen, said);
     if (reject) return call(reject);
   }
   const named = namedPlainTool(screen, said);
   if (named) return call(named);
-  const fill = planFill(screen, said, convo.earlier);
-  if (fill && fill.calls.length > 0) return call(...fill.calls);
-  const missing = fill?.missing[0];
-  if (missing) return speak('Thanks.', paramQuestion(screen, missing));
-  const plain = answer === null ? undefined : answeredPlainTool(screen, answer);
+  const fill = planFill(screen, said, { earlier: convo.earlier });
+  const refused = fill.refusals[0];
+  if (fill.calls.length > 0) return { say: refused ? refusalLine(refused) : '', calls: fill.calls };
+  if (refused) return speak(refusalLine(refused), fieldQuestionFor(screen, refused.param.name) ?? nextQuestion(screen));
+  const missing = fill.missing[0];
+  if (missing) return speak(heardLine(screen, fill.heard), paramQuestion(screen, missing));
+  const plain = intent === null ? undefined : answeredPlainTool(screen, intent);
   if (plain) return call(plain);
+  const back = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;
+  if (back) return speak('All right.', back);
   const waiting = screen.pending.length > 0 || screen.pendingAction !== undefined;
   return speak(waiting ? 'Sorry, was that a yes or a no?' : "Sorry, I didn't catch that.", nextQuestion(screen) ?? introduction(screen));
 }
@@ -142,7 +213,9 @@ function resultsTurn(screen: Screen, outcomes: readonly ToolOutcome[]): TurnPlan
   if (typeof summary === 'string') return speak(actionQuestion(summary));
   if (has((c) => c['status'] === 'running')) return speak('One moment, please.');
   const ack = ACKNOWLEDGEMENTS.find(([answered]) => has(answered))?.[1] ?? (screen.pending.length > 0 ? undefined : 'Got it.');
-  return speak(ack, nextQuestion(screen));
+  // Declining an action on a card that has a button for changing things: say where it is.
+  const hint = has((c) => c['status'] === 'cancelled') ? changeHint(screen) : undefined;
+  return speak(ack, hint ?? nextQuestion(screen));
 }
 
 // ------------------------------------------------------------------ the port
@@ -154,12 +227,14 @@ function sentences(text: string): string[] {
   return parts.map((p, i) => (i < parts.length - 1 ? `${p} ` : p));
 }
 
-/** The LanguageModel that runs without a network: see planTurn. */
+/** The LanguageModel that runs without a network: see planTurn. The clock gives today's date. */
 export class OfflineAgent implements LanguageModel {
   readonly name = 'offline';
 
+  constructor(private readonly clock: Clock = systemClock) {}
+
   async *generate(request: TurnRequest): AsyncIterable<TurnChunk> {
-    const plan = planTurn(request);
+    const plan = planTurn(request, dayOf(this.clock.now()));
     for (const delta of sentences(plan.say)) {
       if (request.signal?.aborted) return;
       yield { type: 'text', delta };

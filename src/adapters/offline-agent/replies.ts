@@ -1,13 +1,16 @@
 // What the offline agent says: the screen's heading, the next question (built from the first
-// empty field, the gate's question, a pending action), read-backs and short acknowledgements.
+// empty field, the gate's question, a pending action), read-backs, short acknowledgements, why a
+// value is not taken, and how to change a card. Values are said as a visitor reads them.
 
 import type { Field } from '../../engine/flow.ts';
 import { gateQuestionText } from '../../engine/gate.ts';
 import { displayValue } from '../../engine/interpolate.ts';
-import { answeredPlainTool } from './fill.ts';
-import { fieldFor, flowTools, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
+import { dateInWords, monthName } from './dates.ts';
+import { answeredPlainTool, type Refusal } from './fill.ts';
+import { fieldFor, flowTools, optionsFor, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/values.ts';
 import { humanize, normalizePhrase, orList } from './text.ts';
+import { wantsChange } from './yes-no.ts';
 
 /** Text as caption sentences: lines joined, each ending with punctuation, spaces collapsed. */
 function sentence(text: string): string {
@@ -70,10 +73,24 @@ export function paramQuestion(screen: Screen, p: ParamInfo): string {
   return askWhat(p.kind === 'phone' ? phoneNumber(what) : what, choices);
 }
 
+/** The question for a variable the screen has a field for ("What's your date of birth?"). */
+export function fieldQuestionFor(screen: Screen, name: string): string | undefined {
+  const field = fieldFor(screen, name);
+  return field && fieldQuestion(field);
+}
+
+/** A value as the kiosk says it: a choice by its label, a date in words ("March 5, 1984"), never "1984-03-05". */
+function spokenValue(screen: Screen, name: string, value: unknown): string {
+  const option = optionsFor(screen, name).find((o) => o.id === String(value));
+  if (option) return option.label;
+  return (typeof value === 'string' ? dateInWords(value) : undefined) ?? displayValue(value);
+}
+
 /** The gate's question for the pending values; the engine's own wording when it shows them. */
 export function gateQuestion(screen: Screen): string | undefined {
   if (screen.pending.length === 0) return undefined;
-  return gateQuestionText(screen.gatePrompt, screen.values, screen.pending);
+  const spoken = Object.fromEntries(Object.entries(screen.values).map(([k, v]) => [k, spokenValue(screen, k, v)]));
+  return gateQuestionText(screen.gatePrompt, spoken, screen.pending);
 }
 
 export function actionQuestion(summary: string): string {
@@ -87,12 +104,45 @@ export function introduction(screen: Screen): string | undefined {
   return join(a.title === undefined ? undefined : sentence(a.title), a.text === undefined ? undefined : sentence(a.text)) || undefined;
 }
 
-/** "I have first name: Alex, date of birth: 15 March 1995." from the filled fields. */
+/** "I have first name: Alex, date of birth: March 15, 1995." for the values, by their fields' labels. */
+function haveLine(screen: Screen, values: Readonly<Record<string, unknown>>): string | undefined {
+  const items = Object.entries(values).map(([name, v]) => {
+    const label = fieldFor(screen, name)?.label.trim();
+    return `${label === undefined || label.endsWith('?') ? humanize(name) : lowerLabel(label)}: ${spokenValue(screen, name, v)}`;
+  });
+  return items.length > 0 ? `I have ${items.join(', ')}.` : undefined;
+}
+
+/** The filled fields read back. */
 function readBack(screen: Screen): string | undefined {
   const filled = (screen.artifact?.fields ?? []).filter((f) => !isBlank(screen.values[f.id]));
-  if (filled.length === 0) return undefined;
-  const items = filled.map((f) => `${f.label.trim().endsWith('?') ? humanize(f.id) : lowerLabel(f.label)}: ${displayValue(screen.values[f.id])}`);
-  return `I have ${items.join(', ')}.`;
+  return haveLine(screen, Object.fromEntries(filled.map((f) => [f.id, screen.values[f.id]])));
+}
+
+/** "Thanks. I have appointment time: 10:30." for values heard and kept until the rest is known. */
+export function heardLine(screen: Screen, heard: Readonly<Record<string, unknown>>): string {
+  return join('Thanks.', haveLine(screen, heard));
+}
+
+/** Why a value that was heard is not taken, in one sentence. */
+export function refusalLine(r: Refusal): string {
+  switch (r.kind) {
+    case 'declined':
+      return `All right, not ${orList(r.choices.map((c) => String(c.names[c.names.length - 1])))}.`;
+    case 'future':
+      return `Sorry, ${dateInWords(r.date) ?? r.date} is in the future.`;
+    case 'no_such_day': {
+      // Only February's days depend on the year.
+      const year = r.date.month === 2 && r.date.year !== undefined ? ` ${r.date.year}` : '';
+      return `Sorry, ${monthName(r.date.month)}${year} has only ${r.date.days} days.`;
+    }
+  }
+}
+
+/** How to change what a card shows when only one of its buttons does that: "To make changes, tap “Change my details”." */
+export function changeHint(screen: Screen): string | undefined {
+  const action = screen.artifact?.actions.find((a) => wantsChange(`${a.event} ${a.label}`));
+  return action && `To make changes, tap “${action.label}”.`;
 }
 
 function firstEmptyField(screen: Screen): Field | undefined {

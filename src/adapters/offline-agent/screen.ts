@@ -1,10 +1,12 @@
 // What the offline agent knows about the current step: the scene the runtime hands it (artifact,
 // gate, values, pending items) and the tools on offer, with each parameter's kind of value.
 
-import type { Artifact, Field } from '../../engine/flow.ts';
+import type { Artifact, ChoiceOption, Field } from '../../engine/flow.ts';
 import type { ToolSpec } from '../../engine/messages.ts';
 import type { TurnRequest } from '../../ports/language-model.ts';
-import type { Choice, NamePart } from './extract.ts';
+import type { Choice } from './choices.ts';
+import type { NamePart } from './names.ts';
+import { humanize } from './text.ts';
 
 export interface Screen {
   state: string;
@@ -20,9 +22,11 @@ export interface Screen {
   pending: readonly string[];
   pendingAction: string | undefined;
   tools: readonly ToolSpec[];
+  /** the kiosk's date today, as YYYY-MM-DD */
+  today: string;
 }
 
-export function readScreen(request: TurnRequest): Screen {
+export function readScreen(request: TurnRequest, today: string): Screen {
   const scene = request.scene;
   const state = scene?.state;
   return {
@@ -36,6 +40,7 @@ export function readScreen(request: TurnRequest): Screen {
     pending: scene?.pending ?? [],
     pendingAction: scene?.pendingAction,
     tools: request.tools,
+    today,
   };
 }
 
@@ -80,6 +85,8 @@ export interface ParamInfo {
   choices: readonly Choice[];
   /** for `date`: YYYY-MM-DD wanted (else the date as said) */
   isoDate: boolean;
+  /** for `date`: a date that cannot be in the future (a date of birth) */
+  past: boolean;
   /** for `time`: HH:MM wanted (else the time as said) */
   clock24: boolean;
   integer: boolean;
@@ -91,6 +98,7 @@ const EMAIL_NAME = /e-?mail/i;
 const PHONE_NAME = /phone|mobile|(?:^|_)(?:tel|cell)(?:$|_)/i;
 const DATE_NAME = /(?:^|_)(?:date|dob|birthday|birthdate|day)(?:$|_)/i;
 const TIME_NAME = /(?:^|_)(?:time|slot|hour)(?:$|_)/i;
+const BIRTH = /\b(?:birth\w*|dob|born)\b/i;
 
 function namePartOf(name: string): NamePart {
   const qualifier = PERSON_NAME.exec(name)?.[1]?.toLowerCase();
@@ -99,16 +107,21 @@ function namePartOf(name: string): NamePart {
   return 'full';
 }
 
+/** The options the screen shows for a variable (a select field's, or an options screen's). */
+export function optionsFor(screen: Screen, name: string): readonly ChoiceOption[] {
+  return fieldFor(screen, name)?.options ?? (screen.artifact?.variable === name ? screen.artifact.options : undefined) ?? [];
+}
+
+/** A choice for an allowed value: named by the value and its option's label, or by the option's description said whole. */
+function choiceOf(value: unknown, option: ChoiceOption | undefined): Choice {
+  const names = option && option.label !== option.id ? [String(value), option.label] : [String(value)];
+  return { value, names, ...(option?.description ? { phrases: [option.description] } : {}) };
+}
+
 function choicesFor(screen: Screen, name: string, allowed: readonly unknown[] | undefined): Choice[] {
-  const field = fieldFor(screen, name);
-  const options = field?.options ?? (screen.artifact?.variable === name ? screen.artifact.options : undefined) ?? [];
-  if (allowed) {
-    return allowed.map((value) => {
-      const option = options.find((o) => o.id === String(value));
-      return { value, names: option && option.label !== option.id ? [String(value), option.label] : [String(value)] };
-    });
-  }
-  return options.map((o) => ({ value: o.id, names: o.label !== o.id ? [o.id, o.label] : [o.id] }));
+  const options = optionsFor(screen, name);
+  if (allowed) return allowed.map((value) => choiceOf(value, options.find((o) => o.id === String(value))));
+  return options.map((o) => choiceOf(o.id, o));
 }
 
 function kindOf(name: string, schema: Record<string, unknown>, field: Field | undefined, choices: readonly Choice[]): ParamKind {
@@ -157,6 +170,7 @@ export function readParams(screen: Screen, tool: ToolSpec): ParamInfo[] {
       required: required.includes(name),
       choices,
       isoDate: schema['format'] === 'date' || field?.type === 'date',
+      past: kind === 'date' && BIRTH.test(`${humanize(name)} ${field?.label ?? ''}`),
       clock24: schema['format'] === 'time',
       integer: schema['type'] === 'integer',
       namePart: namePartOf(name),

@@ -1,11 +1,27 @@
-// Small text helpers shared by the offline agent's extractors: found spans, phrase normalising,
-// masking what has already been used, and lists read out in English.
+// Small text helpers shared by the offline agent's extractors: found spans, words, phrase
+// normalising, masking what has already been used, and lists read out in English.
 
 /** A value found in an utterance, with the span of the utterance it came from. */
 export interface Found<T> {
   value: T;
   start: number;
   end: number;
+}
+
+/** A word of an utterance, lowercased with apostrophes straightened, and where it stands. */
+export interface Word {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** The words of a text ("don't" and "o'clock" are one word each; punctuation and hyphens split). */
+export function wordsOf(text: string): Word[] {
+  return [...text.matchAll(/[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu)].map((m) => ({
+    text: m[0].toLowerCase().replace(/\u2019/g, "'"),
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
 }
 
 /** Lowercase words only: punctuation dropped, curly apostrophes straightened, spaces collapsed. */
@@ -32,9 +48,4 @@ export function orList(items: readonly string[]): string {
 /** "first_name" → "first name". */
 export function humanize(name: string): string {
   return name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().trim();
-}
-
-/** Escapes a literal for use inside a regular expression. */
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
