@@ -1,10 +1,15 @@
-// The kiosk's /api/ routes: the page's service config and a proxy to exactly three upstream
-// endpoints (chat, transcription, speech) that adds the keys. Nothing else is ever forwarded.
+// The kiosk's /api/ routes: the page's service config, a proxy to exactly three upstream
+// endpoints (chat, transcription, speech) that adds the keys, and the server's own routes:
+// actions (a flow's HTTP effects), analytics and the operator's status. Nothing else is forwarded.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createActionsRoute, type ActionsOptions } from './actions.ts';
+import { Analytics, receiveEvent } from './analytics.ts';
+import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
 import { forward } from './forward.ts';
-import { sendError, sendJson } from './respond.ts';
+import { sendError, sendJson, sendRefusal } from './respond.ts';
+import { kioskStatus } from './status.ts';
 
 /** A connect-style handler: Vite's dev server and the kiosk's own server both mount it. */
 export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -12,9 +17,16 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next: () =>
 export interface ApiOptions {
   /** how long to wait for an upstream's response headers before answering 504 (default 30 000 ms) */
   headersTimeoutMs?: number;
-  /** where the one line per proxied request goes (default: stderr) */
+  /** where the one line per proxied request (and per action) goes (default: stderr) */
   log?: (line: string) => void;
+  /** time-outs and limits of `/api/actions` (tests make them short) */
+  actions?: ActionsOptions;
+  /** how long a forward to ANALYTICS_URL may take (default 3000 ms) */
+  analyticsTimeoutMs?: number;
 }
+
+/** What the API handler reads of the configuration; actions and analytics are off when left out. */
+export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl'>>;
 
 /** The largest request body each service takes; larger ones get 413 and never leave the kiosk. */
 export const BODY_LIMITS = { llm: 1024 * 1024, stt: 8 * 1024 * 1024, tts: 64 * 1024 } as const;
@@ -39,10 +51,13 @@ const ROUTES = new Map<string, ProxyRoute>([
 ]);
 
 /** The handler for everything under `/api/`; other paths go to `next`. */
-export function createApiHandler(config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'>, options: ApiOptions = {}): ApiHandler {
+export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): ApiHandler {
   const headersTimeoutMs = options.headersTimeoutMs ?? 30_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const services = publicConfig(config);
+  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, options.actions ?? {}, log);
+  const analytics = new Analytics(config.analyticsUrl ?? null, { log, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
+  const startedAt = new Date().toISOString();
 
   return (req, res, next) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
@@ -51,6 +66,16 @@ export function createApiHandler(config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'
     if (path === '/api/config') {
       if (req.method !== 'GET') return sendError(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
       return sendJson(res, 200, services);
+    }
+    if (path === '/api/actions' || path.startsWith('/api/actions/')) return actions.handle(req, res, path);
+    if (path === '/api/analytics') {
+      if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
+      void receiveEvent(req, res, analytics);
+      return;
+    }
+    if (path === '/api/status') {
+      if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
+      return sendJson(res, 200, kioskStatus(config, actions, analytics, startedAt));
     }
     const route = ROUTES.get(path);
     if (!route) return sendError(res, 404, 'not_found', 'There is no such API route on this kiosk.');
@@ -87,29 +112,6 @@ async function proxy(req: IncomingMessage, res: ServerResponse, route: ProxyRout
     apiKey: service.apiKey,
     label: LABELS[route.service],
     headersTimeoutMs,
-  });
-}
-
-/**
- * The request body, or 'too-large' as soon as it passes `limit` (the rest is read and dropped so
- * the page can see the answer), or 'aborted' when the page goes away first.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > limit) return Promise.resolve('too-large');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) resolve('too-large');
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > limit ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', () => resolve('aborted'));
-    req.on('close', () => {
-      if (!req.complete) resolve('aborted');
-    });
   });
 }
 

@@ -4,13 +4,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
-import { createApiHandler, type ApiOptions } from './api.ts';
-import type { KioskConfig } from './config.ts';
+import { createApiHandler, type ApiConfig, type ApiOptions } from './api.ts';
 
 export interface ServerOptions {
   /** the folder of the built page (`dist/`) */
   root: string;
-  config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'>;
+  /** the services, and the actions' origins and secrets (left out: every action is refused) */
+  config: ApiConfig;
   host: string;
   /** 0 picks a free port */
   port: number;

@@ -5,6 +5,9 @@
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL          chat; LLM_MODEL is required with a base URL
 //   STT_BASE_URL, STT_API_KEY, STT_MODEL          transcription; model default whisper-1
 //   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
+//   ACTIONS_ALLOWED_ORIGINS                       origins a flow's HTTP effects may call (none: no action runs)
+//   ACTION_SECRET_<NAME>                          the value a flow's `{secret:NAME}` stands for
+//   ANALYTICS_URL                                 where outcome events are forwarded (unset: counted only)
 //
 // A service is on when its base URL is set (any OpenAI-compatible server); keys are optional.
 
@@ -28,9 +31,26 @@ export interface KioskConfig {
   llm: UpstreamService | null;
   stt: UpstreamService | null;
   tts: (UpstreamService & { voice: string }) | null;
+  /** what the server may do for a flow's HTTP effects (`/api/actions`) */
+  actions: ActionsConfig;
+  /** where `/api/analytics` events are forwarded, or null to count them only */
+  analyticsUrl: string | null;
   /** settings that look like a mistake but do not stop the server (a key without a base URL) */
   warnings: string[];
 }
+
+/** The operator's rules for actions: the only origins they reach, and the secrets flows refer to. */
+export interface ActionsConfig {
+  /** normalised origins (`https://clinic.example`, `http://127.0.0.1:5055`); empty: every action is refused */
+  allowedOrigins: string[];
+  /** NAME -> value, from `ACTION_SECRET_NAME` */
+  secrets: Record<string, string>;
+}
+
+/** The prefix of the environment variables holding action secrets. */
+export const SECRET_PREFIX = 'ACTION_SECRET_';
+/** The shortest secret accepted: shorter ones could not be told apart from ordinary text when answers are scrubbed. */
+export const MIN_SECRET_LENGTH = 8;
 
 /** A setting the server cannot start with; the message is one line naming the variable. */
 export class ConfigError extends Error {
@@ -60,6 +80,8 @@ export function readConfig(env: Env): KioskConfig {
     llm,
     stt,
     tts: tts && { ...tts, voice: value(env, 'TTS_VOICE') ?? 'alloy' },
+    actions: { allowedOrigins: readOrigins(env), secrets: readSecrets(env) },
+    analyticsUrl: readAnalyticsUrl(env),
     warnings,
   };
 }
@@ -125,4 +147,67 @@ function readPort(env: Env): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${text}".`);
   return port;
+}
+
+function readOrigins(env: Env): string[] {
+  const text = value(env, 'ACTIONS_ALLOWED_ORIGINS');
+  if (text === undefined) return [];
+  const origins: string[] = [];
+  for (const item of text.split(',').map((part) => part.trim())) {
+    if (!item) continue;
+    const origin = readOrigin(item);
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  return origins;
+}
+
+/** One origin as `URL.origin` spells it (lower-case host, no default port), or a ConfigError. */
+function readOrigin(item: string): string {
+  const example = 'expected origins like https://clinic.example,http://127.0.0.1:5055';
+  let url: URL;
+  try {
+    url = new URL(item);
+  } catch {
+    throw new ConfigError(`ACTIONS_ALLOWED_ORIGINS: "${item}" is not an origin (${example}).`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`ACTIONS_ALLOWED_ORIGINS: "${item}" must start with http:// or https:// (${example}).`);
+  }
+  if (url.username || url.password) throw new ConfigError(`ACTIONS_ALLOWED_ORIGINS: "${item}" must not hold a user name or password.`);
+  if (url.pathname !== '/' || url.search || url.hash || /[?#]/.test(item)) {
+    throw new ConfigError(`ACTIONS_ALLOWED_ORIGINS: "${item}" must be an origin only, with no path, query or fragment (${example}).`);
+  }
+  return url.origin;
+}
+
+function readSecrets(env: Env): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith(SECRET_PREFIX)) continue;
+    const key = name.slice(SECRET_PREFIX.length);
+    const secret = value(env, name);
+    if (secret === undefined) continue;
+    if (!/^[A-Z0-9_]+$/.test(key)) {
+      throw new ConfigError(`${name}: a secret's name after ${SECRET_PREFIX} may hold only A-Z, 0-9 and _ (flows write it as {secret:NAME}).`);
+    }
+    if (/[\x00-\x1f\x7f]/.test(secret)) throw new ConfigError(`${name} holds a line break or another control character; it cannot be sent in a header.`);
+    if (secret.length < MIN_SECRET_LENGTH) {
+      throw new ConfigError(`${name} is shorter than ${MIN_SECRET_LENGTH} characters; so short a value cannot be kept out of answers reliably.`);
+    }
+    secrets[key] = secret;
+  }
+  return secrets;
+}
+
+function readAnalyticsUrl(env: Env): string | null {
+  const text = value(env, 'ANALYTICS_URL');
+  if (text === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError('ANALYTICS_URL is not a valid URL (expected something like https://stats.example/kiosk-events).');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('ANALYTICS_URL must start with http:// or https://.');
+  return url.href;
 }

@@ -51,7 +51,7 @@ export function forward(res: ServerResponse, f: Forwarding): void {
     } else if (timedOut) {
       sendError(res, 504, 'upstream_timeout', `The ${f.label} service did not answer within ${seconds(f.headersTimeoutMs)}.`);
     } else {
-      sendError(res, 502, 'upstream_unreachable', `The ${f.label} service could not be reached (${describe(error.code)}).`);
+      sendError(res, 502, 'upstream_unreachable', `The ${f.label} service could not be reached (${describeNetworkError(error.code)}).`);
     }
   });
 
@@ -107,7 +107,8 @@ function passError(res: ServerResponse, answer: IncomingMessage, status: number,
   answer.on('error', finish);
 }
 
-function describe(code: string | undefined): string {
+/** A network error's code in a few plain words ("connection refused"). */
+export function describeNetworkError(code: string | undefined): string {
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';

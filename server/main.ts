@@ -1,5 +1,5 @@
-// `npm run serve`: the built kiosk and its /api/ proxy on HOST:PORT, configured from the
-// environment and .env. Says which outside services it uses and what stands in for the others.
+// `npm run serve`: the built kiosk and its /api/ routes on HOST:PORT, configured from the
+// environment and .env. Says which outside services and origins it uses, and what stands in for the others.
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,7 +18,17 @@ function describeServices(config: KioskConfig): string[] {
     line('language model', config.llm?.model, 'the built-in offline assistant'),
     line('speech to text', config.stt?.model, "the browser's speech recognition where it has one, else touch and typing"),
     line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}` : undefined, "the browser's speech synthesis"),
+    line('actions', describeActions(config), 'every action is refused (set ACTIONS_ALLOWED_ORIGINS)'),
+    line('analytics', config.analyticsUrl ? `counted, and sent to ${new URL(config.analyticsUrl).origin}` : undefined, 'counted on /api/status only'),
   ];
+}
+
+/** The allowed origins and the names (never the values) of the action secrets. */
+function describeActions(config: KioskConfig): string | undefined {
+  const { allowedOrigins, secrets } = config.actions;
+  if (allowedOrigins.length === 0) return undefined;
+  const names = Object.keys(secrets);
+  return `may call ${allowedOrigins.join(', ')}; secrets: ${names.length ? names.join(', ') : 'none'}`;
 }
 
 async function main(): Promise<void> {

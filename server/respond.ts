@@ -1,5 +1,5 @@
-// The JSON answers the /api/ routes give of their own: the page's config and errors in the shape
-// OpenAI's client reads (`{ error: { message, type } }`).
+// The JSON answers the /api/ routes give of their own: the page's config, errors in the shape
+// OpenAI's client reads (`{ error: { message, type } }`) and refusals of the server's own routes.
 
 import type { ServerResponse } from 'node:http';
 
@@ -26,4 +26,15 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
 export function sendError(res: ServerResponse, status: number, type: string, message: string, headers?: Record<string, string>): void {
   const error: ApiError = { message, type };
   sendJson(res, status, { error }, headers);
+}
+
+/**
+ * Answers a request the server's own JSON routes (actions, analytics, status) refuse:
+ * `{ ok: false, error, message }`, with the action's id when it is known. Nothing was run.
+ */
+export function sendRefusal(res: ServerResponse, status: number, error: string, message: string, extra: { action_id?: string; allow?: string } = {}): void {
+  const body: Record<string, unknown> = {};
+  if (extra.action_id !== undefined) body['action_id'] = extra.action_id;
+  Object.assign(body, { ok: false, error, message });
+  sendJson(res, status, body, extra.allow ? { allow: extra.allow } : {});
 }

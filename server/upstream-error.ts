@@ -43,7 +43,7 @@ export function upstreamError(status: number, body: string, secret: string | und
 }
 
 /** The message (and a short code) of the usual error shapes: OpenAI's, FastAPI's, plain text. */
-function readErrorBody(body: string): { message: string; code?: string } {
+export function readErrorBody(body: string): { message: string; code?: string } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -1,6 +1,7 @@
 // A harness for the kiosk server tests: a temporary folder standing in for the built page,
-// local upstreams that record what reaches them, the kiosk's server started in front of them,
-// everything closed after each test, and a last check that no secret reached the page or a log.
+// local upstreams (and action targets) that record what reaches them, the kiosk's server started
+// in front of them, everything closed after each test, and a last check that no secret reached
+// the page or a log.
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,8 +52,8 @@ export interface Upstream {
   received: Received[];
 }
 
-/** The services the kiosk is started with; those left out are not configured. */
-export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts'>>;
+/** The services (and actions, analytics) the kiosk is started with; those left out are not configured. */
+export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl'>>;
 
 export interface ServerHarnessOptions {
   /** the start of the temporary site root's folder name */
@@ -71,6 +72,8 @@ export interface ServerHarness {
   startUpstream: (reply?: Reply) => Promise<Upstream>;
   /** starts the kiosk's server with `services` on a free port, logging into `logs`; resolves with its URL */
   startKiosk: (services: KioskServices, api?: ApiOptions) => Promise<string>;
+  /** closes `close` after the current test, with the servers the harness started */
+  onCleanup: (close: () => unknown) => void;
 }
 
 /** Writes `value` as a JSON answer with `status` and any extra headers. */
@@ -125,6 +128,9 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
       const server = await startServer({ root, config, host: '127.0.0.1', port: 0, api: { log: (line) => logs.push(line), ...api } });
       cleanups.push(() => server.close());
       return server.url;
+    },
+    onCleanup: (close) => {
+      cleanups.push(close);
     },
   };
 }

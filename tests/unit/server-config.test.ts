@@ -1,5 +1,6 @@
 // The kiosk server's settings: defaults, what makes a service configured, the start-up errors,
-// .env under the real environment, and the names-only view the page gets.
+// .env under the real environment, the names-only view the page gets, and the actions' allowed
+// origins, secrets and analytics address.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,16 @@ function configError(env: Record<string, string>): string {
 
 describe('readConfig', () => {
   it('listens on 127.0.0.1:4173 with no services when nothing is set', () => {
-    expect(readConfig({})).toEqual({ host: '127.0.0.1', port: 4173, llm: null, stt: null, tts: null, warnings: [] });
+    expect(readConfig({})).toEqual({
+      host: '127.0.0.1',
+      port: 4173,
+      llm: null,
+      stt: null,
+      tts: null,
+      actions: { allowedOrigins: [], secrets: {} },
+      analyticsUrl: null,
+      warnings: [],
+    });
   });
 
   it('takes every setting, and drops trailing slashes from base URLs', () => {
@@ -42,6 +52,8 @@ describe('readConfig', () => {
       llm: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-llm', model: 'gpt-4o-mini' },
       stt: { baseUrl: 'http://127.0.0.1:8081', model: 'whisper-large-v3' },
       tts: { baseUrl: 'http://127.0.0.1:8880/v1', apiKey: 'sk-tts', model: 'kokoro', voice: 'af_heart' },
+      actions: { allowedOrigins: [], secrets: {} },
+      analyticsUrl: null,
       warnings: [],
     });
   });
@@ -90,6 +102,50 @@ describe('readConfig', () => {
     expect(config.llm).toBeNull();
     expect(config.warnings).toEqual([expect.stringContaining('LLM_BASE_URL')]);
     expect(config.warnings.join()).not.toContain('sk-lonely');
+  });
+});
+
+describe('readConfig: actions and analytics', () => {
+  it('reads the allowed origins as URL origins: lower-case host, default port dropped, trailing slash and repeats gone', () => {
+    const config = readConfig({ ACTIONS_ALLOWED_ORIGINS: ' https://Clinic.Example:443/ , http://127.0.0.1:5055,,https://clinic.example ' });
+    expect(config.actions.allowedOrigins).toEqual(['https://clinic.example', 'http://127.0.0.1:5055']);
+  });
+
+  it.each([
+    ['clinic.example', 'not an origin'],
+    ['ftp://clinic.example', 'http:// or https://'],
+    ['https://clinic.example/api', 'no path'],
+    ['https://clinic.example?x=1', 'no path'],
+    ['https://clinic.example/#top', 'no path'],
+    ['https://user:pw@clinic.example', 'user name'],
+    ['*', 'not an origin'],
+  ])('refuses ACTIONS_ALLOWED_ORIGINS=%s in one line naming it', (origins, words) => {
+    const message = configError({ ACTIONS_ALLOWED_ORIGINS: `https://ok.example,${origins}` });
+    expect(message).toContain('ACTIONS_ALLOWED_ORIGINS');
+    expect(message).toContain(words);
+    expect(message).not.toContain('\n');
+  });
+
+  it('takes ACTION_SECRET_<NAME> variables by NAME, skipping blank ones', () => {
+    const config = readConfig({ ACTION_SECRET_CLINIC_TOKEN: 'tok-1234567890', ACTION_SECRET_X2_KEY: ' key-abcdefgh ', ACTION_SECRET_EMPTY: ' ', OTHER: 'x' });
+    expect(config.actions.secrets).toEqual({ CLINIC_TOKEN: 'tok-1234567890', X2_KEY: 'key-abcdefgh' });
+  });
+
+  it.each([
+    ['ACTION_SECRET_clinic', 'long-enough-value', 'A-Z, 0-9'],
+    ['ACTION_SECRET_SHORT', 'abc', 'shorter than 8'],
+    ['ACTION_SECRET_BROKEN', 'line-one\nline-two', 'control character'],
+  ])('refuses %s, never printing its value', (name, value, words) => {
+    const message = configError({ [name]: value });
+    expect(message).toContain(name);
+    expect(message).toContain(words);
+    expect(message).not.toContain(value);
+  });
+
+  it('reads ANALYTICS_URL and refuses a malformed one', () => {
+    expect(readConfig({ ANALYTICS_URL: 'https://stats.example/events' }).analyticsUrl).toBe('https://stats.example/events');
+    expect(configError({ ANALYTICS_URL: 'stats.example' })).toContain('ANALYTICS_URL');
+    expect(configError({ ANALYTICS_URL: 'file:///tmp/x' })).toContain('ANALYTICS_URL');
   });
 });
 

@@ -1,0 +1,89 @@
+// Where an action may go and what exactly is sent: the url's origin must be one the operator
+// allowed (before and after secrets are put in), and the request carries the flow's headers,
+// the JSON type, `accept` and the action id as `Idempotency-Key`, nothing else.
+
+import type { ActionRequest } from './action-request.ts';
+import type { ActionsConfig } from './config.ts';
+import { resolveDeep, resolveText } from './secrets.ts';
+
+/** A request ready to send. */
+export interface PreparedCall {
+  ok: true;
+  url: URL;
+  /** the url's origin, for the log line */
+  origin: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+/** Why an action is not sent at all. */
+export interface RefusedCall {
+  ok: false;
+  error: 'refused_host' | 'missing_secret';
+  message: string;
+  /** the origin that was refused, when the url had one */
+  origin?: string;
+}
+
+/**
+ * The request to send for `request`, or why nothing may be sent: an origin the operator did not
+ * allow (or none allowed at all), a url that is not plain http(s), or a secret the server lacks.
+ */
+export function prepareCall(request: ActionRequest, config: ActionsConfig): PreparedCall | RefusedCall {
+  const allowed = new Set(config.allowedOrigins);
+  if (allowed.size === 0) {
+    return refuse('refused_host', 'No action may run: this kiosk\'s server allows no origin. Set ACTIONS_ALLOWED_ORIGINS to the origins actions may call, e.g. https://clinic.example.');
+  }
+  // The url as written decides the origin; a secret may fill in its path or query, never its host.
+  const written = checkUrl(request.url, allowed);
+  if (!written.ok) return written;
+
+  const missing = new Set<string>();
+  const urlText = resolveText(request.url, config.secrets, missing);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) headers[name] = resolveText(value, config.secrets, missing);
+  const body = request.body === undefined ? undefined : resolveDeep(request.body, config.secrets, missing);
+  if (missing.size) {
+    const names = [...missing].sort();
+    const variables = names.map((name) => `ACTION_SECRET_${name}`).join(', ');
+    return refuse('missing_secret', `This kiosk's server has no secret ${names.join(', ')}: set ${variables}. Nothing was sent.`);
+  }
+
+  const resolved = checkUrl(urlText, allowed);
+  if (!resolved.ok) return resolved;
+  if (resolved.url.origin !== written.url.origin) {
+    return refuse('refused_host', 'A secret in the url changed where it points: secrets may fill in its path or query only.');
+  }
+
+  headers['accept'] = 'application/json';
+  headers['Idempotency-Key'] = request.actionId;
+  const call: PreparedCall = { ok: true, url: resolved.url, origin: resolved.url.origin, headers };
+  if (body !== undefined) {
+    call.body = Buffer.from(JSON.stringify(body));
+    headers['content-type'] = 'application/json';
+  }
+  return call;
+}
+
+function checkUrl(text: string, allowed: ReadonlySet<string>): { ok: true; url: URL } | RefusedCall {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse('refused_host', 'The action\'s url is not a full http:// or https:// address.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return refuse('refused_host', `The action's url must use http or https, not ${url.protocol.replace(/:$/, '')}.`);
+  }
+  if (url.username || url.password) {
+    return refuse('refused_host', 'The action\'s url holds a user name or password, which is never sent: use a header with {secret:NAME}.', url.origin);
+  }
+  if (!allowed.has(url.origin)) {
+    return refuse('refused_host', `${url.origin} is not among this kiosk's allowed origins (ACTIONS_ALLOWED_ORIGINS); nothing was sent.`, url.origin);
+  }
+  return { ok: true, url };
+}
+
+function refuse(error: RefusedCall['error'], message: string, origin?: string): RefusedCall {
+  return origin === undefined ? { ok: false, error, message } : { ok: false, error, message, origin };
+}

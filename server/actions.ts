@@ -1,0 +1,148 @@
+// `POST /api/actions` and `GET /api/actions/<id>`: the server performs a flow's HTTP effect for the
+// page (which hands it the engine's `action_run`), at most once per action id, only towards the
+// origins the operator allowed, with the secrets put in here and scrubbed from what goes back.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performCall } from './action-call.ts';
+import { ACTION_ID, readActionRequest, type ActionRequest } from './action-request.ts';
+import { ActionStore, type ActionAnswer, type StoreLimits } from './action-store.ts';
+import { prepareCall } from './action-target.ts';
+import { FlowCounts } from './analytics.ts';
+import { isJsonRequest, parseJson, readBody } from './body.ts';
+import type { ActionsConfig } from './config.ts';
+import { sendJson, sendRefusal } from './respond.ts';
+import { Scrubber } from './secrets.ts';
+
+/** The largest request the page may send to `POST /api/actions`. */
+export const ACTION_REQUEST_LIMIT = 64 * 1024;
+
+export interface ActionsOptions {
+  /** an action's time-out when the request gives none (default 10 000 ms) */
+  defaultTimeoutMs?: number;
+  /** the longest time-out a request may ask for (default 60 000 ms) */
+  maxTimeoutMs?: number;
+  /** the largest answer read from a target (default 256 KB) */
+  maxAnswerBytes?: number;
+  /** the id store's bounds and clock */
+  store?: Partial<StoreLimits>;
+}
+
+/** The actions routes of one server, and what they counted for the status view. */
+export interface ActionsRoute {
+  /** answers a request whose path is `/api/actions` or starts with `/api/actions/` */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): void;
+  /** actions this server ran (or refused), per flow: done or failed */
+  readonly performed: FlowCounts<'done' | 'failed'>;
+  readonly store: ActionStore;
+}
+
+/** The routes for `config`; `log` gets one line per action and never a value or a secret. */
+export function createActionsRoute(config: ActionsConfig, options: ActionsOptions, log: (line: string) => void): ActionsRoute {
+  const store = new ActionStore(options.store);
+  const scrubber = new Scrubber(config.secrets);
+  const performed = new FlowCounts<'done' | 'failed'>(['done', 'failed']);
+  const limits = {
+    defaultTimeoutMs: options.defaultTimeoutMs ?? 10_000,
+    maxTimeoutMs: options.maxTimeoutMs ?? 60_000,
+    maxAnswerBytes: options.maxAnswerBytes ?? 256 * 1024,
+  };
+  const say = (line: string) => log(scrubber.text(line));
+
+  /** Performs `request` (its id is new) and returns the page's answer; never rejects. */
+  async function run(request: ActionRequest): Promise<{ answer: ActionAnswer; origin: string }> {
+    const prepared = prepareCall(request, config);
+    if (!prepared.ok) {
+      const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: scrubber.message(prepared.message) };
+      return { answer, origin: prepared.origin ?? '-' };
+    }
+    const timeoutMs = Math.min(request.timeoutMs ?? limits.defaultTimeoutMs, limits.maxTimeoutMs);
+    const outcome = await performCall(request.method, prepared, { timeoutMs, maxAnswerBytes: limits.maxAnswerBytes, scrubber });
+    const answer: ActionAnswer = outcome.ok
+      ? { action_id: request.actionId, ok: true, status: outcome.status, data: scrubber.deep(outcome.data) }
+      : { action_id: request.actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}), message: scrubber.message(outcome.message) };
+    return { answer, origin: prepared.origin };
+  }
+
+  async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isJsonRequest(req)) {
+      req.resume();
+      return sendRefusal(res, 400, 'invalid_request', 'Send the action as JSON, with content-type: application/json.');
+    }
+    const body = await readBody(req, ACTION_REQUEST_LIMIT);
+    if (body === 'aborted' || res.destroyed) return;
+    if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', `An action request may be at most ${ACTION_REQUEST_LIMIT / 1024} KB.`);
+    const parsed = parseJson(body);
+    if (!parsed) return sendRefusal(res, 400, 'invalid_request', 'The request body is not valid JSON.');
+    const request = readActionRequest(parsed.value);
+    if (typeof request === 'string') {
+      const id = (parsed.value as Record<string, unknown> | null)?.['action_id'];
+      say(`[actions] refused a malformed request (400)`);
+      return sendRefusal(res, 400, 'invalid_request', request, typeof id === 'string' && ACTION_ID.test(id) ? { action_id: id } : {});
+    }
+
+    const started = Date.now();
+    const where = `${request.flowId} ${request.tool} ${request.method}`;
+    const claim = store.claim(request.actionId, request.fingerprint, { flowId: request.flowId, tool: request.tool });
+    if (claim.kind === 'conflict') {
+      say(`[actions] ${where} id=${request.actionId}: the id was used before for another action (409)`);
+      return sendRefusal(res, 409, 'action_id_reused', `The action id ${request.actionId} was already used for a different action; nothing was run. Every action needs an id of its own.`, {
+        action_id: request.actionId,
+      });
+    }
+    if (claim.kind === 'repeat') {
+      const answer = await claim.answer;
+      say(`[actions] ${where} repeat of id=${request.actionId}, not sent again: ${describe(answer)} ${Date.now() - started}ms`);
+      if (!res.destroyed) sendJson(res, 200, answer);
+      return;
+    }
+
+    let result: { answer: ActionAnswer; origin: string };
+    try {
+      result = await run(request);
+    } catch {
+      // Unreachable in practice; a claimed id must still end, and it ends failed.
+      result = { answer: { action_id: request.actionId, ok: false, error: 'network', message: "The kiosk's server failed while running this action." }, origin: '-' };
+    }
+    claim.settle(result.answer);
+    performed.add(request.flowId, result.answer.ok ? 'done' : 'failed');
+    say(`[actions] ${where} ${result.origin} ${describe(result.answer)} ${Date.now() - started}ms id=${request.actionId}`);
+    // The action ran even if the page has gone: a reload asks GET /api/actions/<id> how it ended.
+    if (!res.destroyed) sendJson(res, 200, result.answer);
+  }
+
+  function get(res: ServerResponse, rest: string): void {
+    let id: string;
+    try {
+      id = decodeURIComponent(rest);
+    } catch {
+      id = '';
+    }
+    if (!ACTION_ID.test(id)) return sendRefusal(res, 400, 'invalid_request', 'That is not an action id.');
+    const view = store.view(id);
+    if (!view) {
+      return sendRefusal(res, 404, 'unknown', "This kiosk's server has no record of that action (never sent here, forgotten, or sent before a restart).", { action_id: id });
+    }
+    sendJson(res, 200, view);
+  }
+
+  return {
+    performed,
+    store,
+    handle(req, res, path) {
+      if (path === '/api/actions') {
+        if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
+        void post(req, res);
+        return;
+      }
+      const rest = path.slice('/api/actions/'.length);
+      if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
+      get(res, rest);
+    },
+  };
+}
+
+/** An answer in a log line: `done 201` or `failed timeout`, never data or a message. */
+function describe(answer: ActionAnswer): string {
+  if (answer.ok) return `done ${answer.status}`;
+  return `failed ${answer.error}${answer.status !== undefined ? ` ${answer.status}` : ''}`;
+}
