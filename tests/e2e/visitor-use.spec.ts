@@ -136,10 +136,11 @@ states:
   await page.setViewportSize({ width: 800, height: 1280 });
   await startVisit(page, { flow: '/test-flows/long.yaml' });
   await say(page, LONG);
-  const overflow = await page.evaluate(() => {
+  // As text: it runs in the page, and these tests are type-checked without the DOM's types.
+  const overflow = await page.evaluate(`(() => {
     const wide = [...document.querySelectorAll('h1, .card-text, .captions li, .flow-title')].filter((e) => e.scrollWidth > e.clientWidth + 1);
     return { page: document.documentElement.scrollWidth - innerWidth, elements: wide.map((e) => e.className || e.tagName) };
-  });
+  })()`);
   expect(overflow).toEqual({ page: 0, elements: [] });
 });
 
@@ -165,7 +166,7 @@ for (const [width, height] of [
       // Scrolling the step does not take the top bar away.
       await page.locator('.step-body').evaluate((el) => el.scrollTo(0, el.scrollHeight));
       await expect(page.getByRole('button', { name: 'Start over' })).toBeInViewport({ ratio: 1 });
-      expect(await page.evaluate(() => document.scrollingElement!.scrollHeight - innerHeight)).toBeLessThanOrEqual(0);
+      expect(await page.evaluate<number>('document.scrollingElement.scrollHeight - innerHeight')).toBeLessThanOrEqual(0);
     });
 
     test('the end screen keeps its button on screen', async ({ page }) => {

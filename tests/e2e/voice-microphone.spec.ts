@@ -21,10 +21,7 @@ const WATCH_MICROPHONE = `(() => {
 
 /** How many microphone tracks the page has asked for, and how many are still live. */
 function microphone(page: Page): Promise<{ asked: number; live: number }> {
-  return page.evaluate(() => {
-    const tracks = (window as unknown as { __micTracks: MediaStreamTrack[] }).__micTracks;
-    return { asked: tracks.length, live: tracks.filter((t) => t.readyState === 'live').length };
-  });
+  return page.evaluate(`({ asked: window.__micTracks.length, live: window.__micTracks.filter((t) => t.readyState === 'live').length })`);
 }
 
 test('the microphone opens at Start and closes on Start over, at the end, and on walk-away', async ({ voiceKiosk }) => {
@@ -39,11 +36,10 @@ test('the microphone opens at Start and closes on Start over, at the end, and on
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', /listening|speaking|thinking|hearing/);
   await expect.poll(() => microphone(page)).toEqual({ asked: 1, live: 1 });
-  const settings = await page.evaluate(() => {
-    const t = (window as unknown as { __micTracks: MediaStreamTrack[] }).__micTracks[0]!;
-    const s = t.getSettings();
+  const settings = await page.evaluate(`(() => {
+    const s = window.__micTracks[0].getSettings();
     return { echoCancellation: s.echoCancellation, noiseSuppression: s.noiseSuppression, autoGainControl: s.autoGainControl };
-  });
+  })()`);
   expect(settings).toEqual({ echoCancellation: true, noiseSuppression: true, autoGainControl: true });
 
   // "Start over": closed at once.
