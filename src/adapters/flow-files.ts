@@ -1,9 +1,12 @@
 // Where the kiosk gets its flow: an example bundled with the app (available offline), or a
-// YAML file fetched from a URL given as `?flow=`. Loading never throws: a failure becomes a
-// diagnostic the operator screen shows.
+// YAML file fetched from a URL given as `?flow=`, whose last good copy is kept for the days its
+// address does not answer. Loading never throws: a failure becomes a diagnostic the operator
+// screen shows.
 
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { loadFlow, type LoadResult } from '../engine/load-flow.ts';
+import { cacheStorageCopies, shownTime, type FlowCopies } from '../pwa/flow-copies.ts';
+import { own } from '../engine/records.ts';
 
 const bundled: Record<string, string> = Object.fromEntries(
   Object.entries(import.meta.glob('../../flows/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>).map(
@@ -36,7 +39,8 @@ export const FLOW_TIMEOUT_SECONDS = 15;
 function unreachable(url: string, error: unknown): string {
   const elsewhere = (() => {
     try {
-      return typeof location !== 'undefined' && new URL(url, location.href).origin !== location.origin;
+      const page = (globalThis as { location?: { href: string; origin: string } }).location;
+      return page !== undefined && new URL(url, page.href).origin !== page.origin;
     } catch {
       return false;
     }
@@ -49,8 +53,39 @@ function unreachable(url: string, error: unknown): string {
   return `could not load the flow: ${why} (${(error as Error).message})`;
 }
 
-/** Loads the flow named by `?flow=` (a bundled name, or a URL), or the default. */
-export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch): Promise<FlowLoad> {
+/** What a fetch of a flow gave: its text, or why not and whether trying later might work. */
+type Fetched = { text: string } | { failed: string; transient: boolean };
+
+/** Statuses that say "not now" rather than "not here": the kept copy stands in. */
+function transientStatus(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
+async function fetchFlow(url: string, timeout: number, fetcher: typeof fetch): Promise<Fetched> {
+  try {
+    const response = await fetcher(url, { signal: AbortSignal.timeout(timeout * 1000) });
+    if (!response.ok) {
+      return { failed: `could not load the flow: the server answered ${response.status} ${response.statusText}`.trim(), transient: transientStatus(response.status) };
+    }
+    // Web servers that answer every path with the app's page (as single-page hosts do) say 200.
+    if ((response.headers.get('content-type') ?? '').includes('text/html')) {
+      return { failed: 'could not load the flow: the address gave a web page, not a flow file (is the path right?)', transient: false };
+    }
+    return { text: await response.text() };
+  } catch (e) {
+    if ((e as Error).name === 'TimeoutError') {
+      return { failed: `could not load the flow: the server did not answer within ${timeout} second${timeout === 1 ? '' : 's'}`, transient: true };
+    }
+    return { failed: unreachable(url, e), transient: true };
+  }
+}
+
+/**
+ * Loads the flow named by `?flow=` (a bundled name, or a URL), or the default. A flow from a URL
+ * that loads without errors is kept in `copies`; when its address fails for a while (no network,
+ * a time-out, a 5xx), the kept copy runs and a warning says so.
+ */
+export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch, copies: FlowCopies | null = cacheStorageCopies()): Promise<FlowLoad> {
   const requested = new URLSearchParams(search).get('flow')?.trim() || DEFAULT_FLOW;
   const name = requested.replace(/\.yaml$/, '').replace(/^.*\//, '');
   if (bundled[name] !== undefined && !/[/:]/.test(requested.replace(/\.yaml$/, ''))) {
@@ -58,20 +93,23 @@ export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch)
   }
   const seconds = Number(new URLSearchParams(search).get('flow_timeout_seconds'));
   const timeout = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 600) : FLOW_TIMEOUT_SECONDS;
-  let text: string;
-  try {
-    const response = await fetcher(requested, { signal: AbortSignal.timeout(timeout * 1000) });
-    if (!response.ok) return failure(requested, `could not load the flow: the server answered ${response.status} ${response.statusText}`.trim());
-    // Web servers that answer every path with the app's page (as single-page hosts do) say 200.
-    if ((response.headers.get('content-type') ?? '').includes('text/html')) {
-      return failure(requested, 'could not load the flow: the address gave a web page, not a flow file (is the path right?)');
-    }
-    text = await response.text();
-  } catch (e) {
-    if ((e as Error).name === 'TimeoutError') {
-      return failure(requested, `could not load the flow: the server did not answer within ${timeout} second${timeout === 1 ? '' : 's'}`);
-    }
-    return failure(requested, unreachable(requested, e));
+  const fetched = await fetchFlow(requested, timeout, fetcher);
+  if ('text' in fetched) {
+    const result = loadFlow(fetched.text, requested);
+    if (result.loaded) await copies?.keep(requested, fetched.text);
+    return { source: requested, ...result };
   }
-  return { source: requested, ...loadFlow(text, requested) };
+  const copy = fetched.transient ? await copies?.find(requested) : null;
+  const fromCopy = copy ? loadFlow(copy.text, requested) : null;
+  if (!copy || !fromCopy?.loaded) return failure(requested, fetched.failed);
+  const note: Diagnostic = {
+    file: requested,
+    line: 1,
+    col: 1,
+    severity: 'warning',
+    code: 'not-a-flow',
+    message: `${fetched.failed}; running the last good copy, saved ${shownTime(copy.savedAt)}`,
+  };
+  console.warn(`kiosk: ${requested}: ${note.message}`);
+  return { source: requested, ...fromCopy, diagnostics: [note, ...fromCopy.diagnostics] };
 }
