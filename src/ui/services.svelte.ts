@@ -14,20 +14,33 @@ import type { Microphone, MicrophoneEvents } from '../ports/microphone.ts';
 import { API, NO_SERVICES, type ServiceConfig } from '../ports/services.ts';
 import type { SpeechToText } from '../ports/speech-to-text.ts';
 import type { TextToSpeech } from '../ports/text-to-speech.ts';
+import { whenControlled } from '../pwa/register.ts';
 import type { VoiceParts, MarkFn } from './kiosk-voice.svelte.ts';
 
-/** Reads the server's configuration; a server without /api (a static host, offline) means none. */
-export async function fetchServiceConfig(fetcher: typeof fetch = fetch): Promise<ServiceConfig> {
+/**
+ * Reads the server's configuration: null when the server could not be reached (offline, a
+ * network fault: try again later), NO_SERVICES when it answered without /api (a static host).
+ */
+export async function fetchServiceConfig(fetcher: typeof fetch = fetch): Promise<ServiceConfig | null> {
+  let response: Response;
   try {
-    const response = await fetcher(API.config, { headers: { accept: 'application/json' } });
-    if (!response.ok) return NO_SERVICES;
+    response = await fetcher(API.config, { headers: { accept: 'application/json' } });
+  } catch (error) {
+    console.warn(`kiosk: the server's service configuration is out of reach (${(error as Error).message}); the built-in assistant stands in`);
+    return null;
+  }
+  if (response.status >= 500) return null;
+  if (!response.ok) return NO_SERVICES;
+  try {
     const body = (await response.json()) as Partial<ServiceConfig>;
     return { llm: body.llm ?? null, stt: body.stt ?? null, tts: body.tts ?? null };
-  } catch (error) {
-    console.warn(`kiosk: no service configuration (${(error as Error).message}); running on the built-in assistant`);
-    return NO_SERVICES;
+  } catch {
+    return NO_SERVICES; // a host that answers every path with the page
   }
 }
+
+/** How often an unreachable configuration is asked for again (and at once when the network returns). */
+const CONFIG_RETRY_MS = 60_000;
 
 type OpenAIAdapters = typeof import('../adapters/openai/index.ts');
 
@@ -61,6 +74,8 @@ class LazyMicrophone implements Microphone {
 export class KioskServices {
   config = $state<ServiceConfig>(NO_SERVICES);
   private openai: OpenAIAdapters | null = null;
+  private retrying = false;
+  private preloaded = false;
   private microphone: LazyMicrophone | null = null;
   private context: AudioContext | null = null;
 
@@ -71,18 +86,46 @@ export class KioskServices {
 
   async load(fetcher?: typeof fetch): Promise<void> {
     const config = await fetchServiceConfig(fetcher);
+    if (config === null) {
+      this.retryLater(fetcher);
+      this.preloadMicrophone();
+      return;
+    }
     if (config.llm || config.stt || config.tts) {
       try {
         this.openai = await import('../adapters/openai/index.ts');
       } catch (error) {
         console.warn(`kiosk: the service adapters did not load (${(error as Error).message}); running on the built-in assistant`);
-        this.config = NO_SERVICES;
+        this.retryLater(fetcher);
         return;
       }
     }
     this.config = config;
-    // The detector loads while the kiosk waits for a visitor; the microphone stays closed.
-    if (config.stt || webSpeechAvailable()) this.mic().preload();
+    this.preloadMicrophone();
+  }
+
+  /**
+   * The server was out of reach (the page came from the offline cache): ask again when the
+   * network returns and every minute, so the next visit has its services without a reload.
+   */
+  private retryLater(fetcher?: typeof fetch): void {
+    if (this.retrying || typeof window === 'undefined') return;
+    this.retrying = true;
+    const again = () => {
+      clearInterval(timer);
+      window.removeEventListener('online', again);
+      this.retrying = false;
+      void this.load(fetcher);
+    };
+    const timer = setInterval(again, CONFIG_RETRY_MS);
+    window.addEventListener('online', again);
+  }
+
+  /** The detector loads while the kiosk waits for a visitor (from the offline cache once it is there); the microphone stays closed. */
+  private preloadMicrophone(): void {
+    if (this.preloaded || !(this.config.stt || webSpeechAvailable())) return;
+    this.preloaded = true;
+    void whenControlled().then(() => this.mic().preload());
   }
 
   get hasModel(): boolean {

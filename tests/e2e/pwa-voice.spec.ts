@@ -42,3 +42,34 @@ test('network gone: plain notices and the visit goes on; network back: the next 
   await expect.poll(() => fakes.tts.requests.length, { message: 'the kiosk speaks with the service again' }).toBeGreaterThan(0);
   expect(await page.evaluate<string>(`window.kioskTestMark`), 'no reload').toBe('same page');
 });
+
+test('opened offline from the cache: the built-in assistant at first; the network back: the next visit has its services, no reload', async ({ voiceKiosk }) => {
+  const { page, fakes } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' } });
+  fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello from the online assistant. What is your first name?' } }]);
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 20_000 });
+  const context = page.context();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.locator('.captions li.agent').first()).toHaveText(/first name/i);
+  expect(fakes.llm.requests).toHaveLength(0);
+  await page.getByRole('button', { name: 'Start over' }).click();
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+
+  await context.setOffline(false);
+  await page.evaluate(`window.kioskTestMark = 'same page'`);
+  // The kiosk asks for its services again when the network returns.
+  await expect.poll(() => page.evaluate<string>(`fetch('/api/config').then((r) => r.ok ? 'reachable' : 'no')`)).toBe('reachable');
+  await expect
+    .poll(async () => {
+      await page.getByRole('button', { name: 'Start', exact: true }).click();
+      const first = await page.locator('.captions li.agent').first().textContent({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Start over' }).click();
+      return first ?? '';
+    }, { timeout: 20_000 })
+    .toMatch(/Hello from the online assistant/);
+  expect(await page.evaluate<string>(`window.kioskTestMark`), 'no reload').toBe('same page');
+});
