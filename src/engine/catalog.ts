@@ -16,6 +16,7 @@ import {
   type ValueType,
 } from './flow.ts';
 import type { ToolSpec } from './messages.ts';
+import { dict, own } from './records.ts';
 import { paramJsonSchema } from './values.ts';
 
 export interface VariableInfo {
@@ -73,7 +74,7 @@ export function buildCatalog(flow: Flow): Catalog {
   for (const id of flow.stateOrder) toolsSeen.push(...Object.values(flow.states[id]!.tools));
   for (const t of toolsSeen) {
     for (const p of t.parameters) {
-      const target = t.capture[p.name] ?? p.name;
+      const target = own(t.capture, p.name) ?? p.name;
       add(target, p.type, p.at, p.enum);
     }
     for (const [param, target] of Object.entries(t.capture)) add(target, 'string', [...t.at, 'capture', param]);
@@ -81,7 +82,7 @@ export function buildCatalog(flow: Flow): Catalog {
   }
   for (const id of flow.stateOrder) {
     const s = flow.states[id]!;
-    for (const f of s.ui?.fields ?? []) add(f.id, FIELD_VALUE_TYPE[f.type], f.at, f.options?.map((o) => o.id));
+    for (const f of s.ui?.fields ?? []) add(f.id, own(FIELD_VALUE_TYPE, f.type) ?? 'string', f.at, f.options?.map((o) => o.id));
     if (s.ui?.variable) add(s.ui.variable, 'string', [...s.at, 'ui', 'variable'], s.ui.options.map((o) => o.id));
     for (const r of s.transitions.onUtterance) {
       for (const v of [...r.captureTo, ...r.namedGroups]) add(v, 'string', r.at);
@@ -138,15 +139,14 @@ function generated(name: string, description: string): ToolSpec {
     function: {
       name,
       description,
-      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+      parameters: { type: 'object', properties: dict(), required: [], additionalProperties: false },
     },
   };
 }
 
 /** The OpenAI function definition of a tool. */
 export function toolSpec(t: ToolDef): ToolSpec {
-  const properties: Record<string, Record<string, unknown>> = {};
-  for (const p of t.parameters) properties[p.name] = paramJsonSchema(p);
+  const properties = dict(t.parameters.map((p) => [p.name, paramJsonSchema(p)]));
   return {
     type: 'function',
     function: {

@@ -24,6 +24,8 @@ export const DIAGNOSTIC_CODES = {
   'not-acted-on': 'a key this kiosk accepts but does not act on',
   'required-never-set': 'a required variable that no path sets',
   'duplicate-key': 'a key given twice in one mapping',
+  'too-deep': 'mappings and lists nested deeper than the limit (64 levels)',
+  'too-large': 'a file larger than the limit (256 KiB)',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -5,6 +5,7 @@
 import { createActor, type Actor } from 'xstate';
 import type { Clock } from '../ports/clock.ts';
 import type { LoadedFlow } from './load-flow.ts';
+import { stateDef } from './error-state.ts';
 import { buildMachine } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';
 import { newSession, type PendingAction, type Session } from './session.ts';
@@ -82,7 +83,7 @@ export class FlowEngine {
     const deadlines: number[] = [];
     if (s.deadline !== null) deadlines.push(s.deadline);
     if (s.pendingAction) deadlines.push(s.pendingAction.expiresAt);
-    const expires = this.loaded.flow.states[s.state]?.gate?.expiresAfter;
+    const expires = stateDef(this.loaded.flow, s.state)?.gate?.expiresAfter;
     if (expires !== undefined) {
       for (const v of Object.keys(gate)) if (gate[v] === 'pending') deadlines.push((s.capturedAt[v] ?? s.now) + expires * 1000);
     }

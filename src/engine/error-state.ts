@@ -2,6 +2,7 @@
 // state by id that knows about it.
 
 import { ERROR, type Flow, type StateDef } from './flow.ts';
+import { dict, own } from './records.ts';
 
 /** The state shown when a flow does not define its own __error__. */
 export const DEFAULT_ERROR_STATE: StateDef = {
@@ -23,14 +24,14 @@ export const DEFAULT_ERROR_STATE: StateDef = {
     tools: [],
     context: 'reset',
   },
-  tools: {},
+  tools: dict(),
   turnTaking: {},
-  transitions: { onUiEvent: {}, onToolCall: {}, onUtterance: [] },
+  transitions: { onUiEvent: dict(), onToolCall: dict(), onUtterance: [] },
   terminal: false,
   blockedNotice: { notifyLlm: true, notifyClient: true },
   at: ['states'],
 };
 
 export function stateDef(flow: Flow, id: string): StateDef | undefined {
-  return flow.states[id] ?? (id === ERROR ? DEFAULT_ERROR_STATE : undefined);
+  return own(flow.states, id) ?? (id === ERROR ? DEFAULT_ERROR_STATE : undefined);
 }

@@ -1,5 +1,8 @@
 // The normalized flow model: what a VFDL file means once it has been parsed and checked.
 // Every spelling the language accepts (seed, SPEC and Prepatu forms) ends up in this one shape.
+// Its records keyed by names (states, variables, tools, events) have no prototype (records.ts).
+
+import { own } from './records.ts';
 
 /** A path into the source document, used to point diagnostics at the right node. */
 export type SourcePath = readonly (string | number)[];
@@ -284,7 +287,7 @@ export const REJECT_ACTION = 'reject_action';
 
 /** The definition of a tool as seen from a state: its own first, then the flow's. */
 export function resolveTool(flow: Flow, state: StateDef, name: string): ToolDef | undefined {
-  return state.tools[name] ?? flow.tools[name];
+  return own(state.tools, name) ?? own(flow.tools, name);
 }
 
 /** True when a state offers an action-gated tool, so confirm_action/reject_action exist there. */

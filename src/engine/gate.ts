@@ -3,6 +3,7 @@
 
 import { interpolate, displayValue, templateNames } from './interpolate.ts';
 import type { RejectReason } from './messages.ts';
+import { own } from './records.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
 import { isBlank } from './values.ts';
@@ -67,8 +68,8 @@ export function rejectVariables(t: Turn, vars: readonly string[]): { cleared: st
  * "I heard … Is that right?" for what was heard. `values` are as the visitor sees them.
  */
 export function gateQuestionText(prompt: string | undefined, values: Readonly<Record<string, unknown>>, pending: readonly string[]): string {
-  if (prompt && templateNames(prompt).every((n) => !isBlank(values[n]))) return interpolate(prompt, values);
-  return `I heard ${pending.map((v) => displayValue(values[v])).join(' and ')}. Is that right?`;
+  if (prompt && templateNames(prompt).every((n) => !isBlank(own(values, n)))) return interpolate(prompt, values);
+  return `I heard ${pending.map((v) => displayValue(own(values, v))).join(' and ')}. Is that right?`;
 }
 
 /** The confirmation question for the current pending values. */

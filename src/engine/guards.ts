@@ -2,6 +2,7 @@
 
 import type { Condition, Guard } from './flow.ts';
 import { pattern } from './patterns.ts';
+import { own } from './records.ts';
 
 function isEmptyValue(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -18,7 +19,7 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 export function holds(c: Condition, values: Readonly<Record<string, unknown>>): boolean {
-  const v = values[c.variable];
+  const v = own(values, c.variable);
   switch (c.operator) {
     case 'empty':
       return isEmptyValue(v);

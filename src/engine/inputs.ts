@@ -9,6 +9,7 @@ import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
 import { afterTool, decideAction, stillNeeded } from './tool-call.ts';
 import { pattern } from './patterns.ts';
+import { dict, own } from './records.ts';
 import { isBlank } from './values.ts';
 
 // ------------------------------------------------------------------ utterances
@@ -58,10 +59,9 @@ export function handleUtterance(t: Turn, raw: string): void {
 function matchRule(t: Turn, rule: UtteranceRule, text: string): Record<string, unknown> | null {
   const m = pattern(rule.pattern, 'i')?.exec(text);
   if (!m) return null;
-  const raw: Record<string, string | undefined> = {};
-  rule.captureTo.forEach((v, i) => (raw[v] = m[i + 1]));
-  for (const g of rule.namedGroups) raw[g] = m.groups?.[g];
-  const out: Record<string, unknown> = {};
+  const raw = dict<string | undefined>(rule.captureTo.map((v, i) => [v, m[i + 1]]));
+  for (const g of rule.namedGroups) raw[g] = own(m.groups, g);
+  const out = dict<unknown>();
   for (const [v, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     const c = t.convert(v, value);
@@ -78,15 +78,14 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
   const state = t.state;
   if (!state) return;
   const ui = state.ui;
-  const mapped = state.transitions.onUiEvent[ev.event];
+  const mapped = own(state.transitions.onUiEvent, ev.event);
   switch (ev.event) {
     case 'form_submit': {
       const missing: string[] = [];
       const invalid: string[] = [];
-      const typed: Record<string, unknown> = {};
-      const given = ev.values ?? {};
+      const typed = dict<unknown>();
       for (const f of ui?.fields ?? []) {
-        const raw = given[f.id];
+        const raw = own(ev.values, f.id);
         if (isBlank(raw)) {
           if (f.required && f.type !== 'checkbox') missing.push(f.id);
           continue;
@@ -125,7 +124,7 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
     }
     case 'confirm_variable': {
       const v = ev.variable;
-      if (v && t.s.gate[v] === 'pending') confirmVariables(t, [v], true);
+      if (v && own(t.s.gate, v) === 'pending') confirmVariables(t, [v], true);
       return;
     }
     case 'field_change': {
@@ -224,7 +223,7 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
   const tool = resolveTool(t.flow, t.state!, run.tool);
   if (!tool?.http) return;
   for (const [variable, path] of Object.entries(tool.http.capture)) {
-    const value = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), done.data);
+    const value = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? own(o as Record<string, unknown>, k) : undefined), done.data);
     if (value !== undefined) t.setValue(variable, value, 'action');
   }
   t.system(`[flow engine] ${run.tool} completed.`);

@@ -1,6 +1,8 @@
 // `{name}` templates in prompts, titles, labels and summaries. `{{` and `}}` are literal braces;
 // anything in braces that is not a plain name is left as written.
 
+import { own } from './records.ts';
+
 const TEMPLATE = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The variable names a template refers to, in order of appearance. */
@@ -22,7 +24,7 @@ export function interpolate(text: string, values: Readonly<Record<string, unknow
   return text.replace(TEMPLATE, (whole, name: string | undefined) => {
     if (whole === '{{') return '{';
     if (whole === '}}') return '}';
-    return displayValue(values[name!]);
+    return displayValue(own(values, name!));
   });
 }
 
@@ -31,7 +33,7 @@ export function interpolateDeep(value: unknown, values: Readonly<Record<string, 
   if (typeof value === 'string') {
     const names = templateNames(value);
     // A string that is exactly one reference keeps the value's own type.
-    if (names.length === 1 && value === `{${names[0]}}`) return values[names[0]!] ?? null;
+    if (names.length === 1 && value === `{${names[0]}}`) return own(values, names[0]!) ?? null;
     return interpolate(value, values);
   }
   if (Array.isArray(value)) return value.map((v) => interpolateDeep(v, values));

@@ -6,6 +6,7 @@ import { END, type Artifact, type HookAction, type ResponseConstraint, type Stat
 import { stateDef } from './error-state.ts';
 import { interpolate, interpolateDeep } from './interpolate.ts';
 import type { FlowStateMessage, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
+import { copy, dict } from './records.ts';
 import type { Turn } from './session.ts';
 
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
@@ -87,7 +88,7 @@ export function enterState(t: Turn, id: string): void {
     else if (from !== null && from !== END) t.s.history.push(from);
   }
   // Gate statuses: a re-entry keeps them; a fresh entry starts from the values already held.
-  const gate: typeof t.s.gate = {};
+  const gate: typeof t.s.gate = dict();
   for (const v of s.gate?.variables ?? []) {
     if (!fresh && t.s.gate[v] !== undefined) gate[v] = t.s.gate[v]!;
     else if (t.s.values[v] !== undefined) {
@@ -100,8 +101,7 @@ export function enterState(t: Turn, id: string): void {
 
   runHooks(t, s.onEnter, id);
   const shown = new Set<string>([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...Object.keys(gate)]);
-  const values: Record<string, unknown> = {};
-  for (const v of shown) if (t.s.values[v] !== undefined) values[v] = t.s.values[v];
+  const values = dict([...shown].flatMap((v) => (t.s.values[v] !== undefined ? [[v, t.s.values[v]] as const] : [])));
   const msg: FlowStateMessage = {
     type: 'flow_state',
     flow_id: t.flow.id,
@@ -115,7 +115,7 @@ export function enterState(t: Turn, id: string): void {
       ...(s.agent.responseConstraint ? { response_constraint: wireConstraint(s.agent.responseConstraint) } : {}),
       retry: t.s.retries,
     },
-    gate: s.gate ? { ...gate } : null,
+    gate: s.gate ? copy(gate) : null,
     ...(s.gate?.prompt ? { gate_prompt: s.gate.prompt } : {}),
     values,
     can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
@@ -143,7 +143,7 @@ export function exitState(t: Turn, id: string): void {
     t.s.running = t.s.running.map((r) => (r.state === id ? { ...r, left: true } : r));
     // Unconfirmed data never leaves a gated state.
     for (const v of Object.keys(t.s.gate)) if (t.s.gate[v] === 'pending') t.clearValue(v, 'gate');
-    t.s.gate = {};
+    t.s.gate = dict();
     const a = t.s.pendingAction;
     if (a) {
       t.s.pendingAction = null;
@@ -166,7 +166,7 @@ function endFlow(t: Turn, lastState: string): void {
     flow_id: t.flow.id,
     last_state: lastState,
     mode: t.flow.mode,
-    variables: { ...t.s.values },
+    variables: copy(t.s.values),
     reason: t.s.durationCapped ? 'max_duration' : 'completed',
   });
 }

@@ -10,6 +10,7 @@ import { handleActionDone, handleFatal, handleTick, handleUi, handleUtterance, e
 import { stateDef } from './error-state.ts';
 import { enterState, exitState } from './lifecycle.ts';
 import { inputPriority, type EngineInput, type EngineMessage } from './messages.ts';
+import { dict } from './records.ts';
 import { edgesOf } from './semantic-check.ts';
 import { Turn, type Session } from './session.ts';
 import { handleToolCall, reject } from './tool-call.ts';
@@ -69,7 +70,7 @@ function targetsOf(flow: Flow, id: string, predecessors: ReadonlyMap<string, Set
 
 export function buildMachine(flow: Flow, cat: Catalog) {
   const ids = [...flow.stateOrder];
-  if (!flow.states[ERROR]) ids.push(ERROR);
+  if (!Object.hasOwn(flow.states, ERROR)) ids.push(ERROR);
   const predecessors = new Map<string, Set<string>>();
   for (const id of ids) {
     for (const target of edgesOf(flow, stateDef(flow, id)!)) {
@@ -77,7 +78,7 @@ export function buildMachine(flow: Flow, cat: Catalog) {
       predecessors.get(target)!.add(id);
     }
   }
-  const states: Record<string, object> = {};
+  const states = dict<object>();
   for (const id of ids) {
     const s = stateDef(flow, id)!;
     states[id] = s.terminal

@@ -24,6 +24,7 @@ import type {
   ValueType,
   VariableDecl,
 } from './flow.ts';
+import { dict } from './records.ts';
 import { RENDERED_ARTIFACTS } from './syntax.ts';
 
 type Obj = Record<string, unknown>;
@@ -48,7 +49,7 @@ export function normalizeFlow(data: unknown): Flow {
     notifyClient: asBool(blocked['notify_client'], true),
   };
 
-  const variables: Record<string, VariableDecl> = {};
+  const variables = dict<VariableDecl>();
   for (const [name, raw] of Object.entries(asObj(d['variables']))) {
     const v = asObj(raw);
     variables[name] = {
@@ -63,7 +64,7 @@ export function normalizeFlow(data: unknown): Flow {
   }
 
   const tools = normalizeTools(d['tools'], ['tools']);
-  const states: Record<string, StateDef> = {};
+  const states = dict<StateDef>();
   for (const [id, raw] of stateEntries) states[id] = normalizeState(id, asObj(raw), flowNotify);
 
   return {
@@ -106,9 +107,7 @@ function normalizeTurnTaking(raw: unknown): TurnTakingDef {
 }
 
 function normalizeTools(raw: unknown, at: SourcePath): Record<string, ToolDef> {
-  const out: Record<string, ToolDef> = {};
-  for (const [name, t] of Object.entries(asObj(raw))) out[name] = normalizeTool(name, asObj(t), [...at, name]);
-  return out;
+  return dict(Object.entries(asObj(raw)).map(([name, t]) => [name, normalizeTool(name, asObj(t), [...at, name])]));
 }
 
 function normalizeTool(name: string, t: Obj, at: SourcePath): ToolDef {
@@ -126,11 +125,9 @@ function normalizeTool(name: string, t: Obj, at: SourcePath): ToolDef {
       at: [...at, 'parameters', pname],
     };
   });
-  const capture: Record<string, string> = {};
-  for (const p of parameters) capture[p.name] = p.name;
+  const capture = dict(parameters.map((p) => [p.name, p.name]));
   for (const [pname, v] of Object.entries(asObj(t['capture']))) if (typeof v === 'string') capture[pname] = v;
-  const autoExtract: Record<string, string[]> = {};
-  for (const [pname, v] of Object.entries(asObj(t['auto_extract']))) autoExtract[pname] = strList(asObj(v)['patterns']);
+  const autoExtract = dict(Object.entries(asObj(t['auto_extract'])).map(([pname, v]) => [pname, strList(asObj(v)['patterns'])]));
   const http = isObj(t['http']) ? t['http'] : undefined;
   return {
     name,
@@ -147,9 +144,7 @@ function normalizeTool(name: string, t: Obj, at: SourcePath): ToolDef {
             url: asStr(http['url']) ?? '',
             ...('body' in http ? { body: http['body'] } : {}),
             ...(isObj(http['headers']) ? { headers: http['headers'] as Record<string, string> } : {}),
-            capture: Object.fromEntries(
-              Object.entries(asObj(http['capture'])).filter((e): e is [string, string] => typeof e[1] === 'string'),
-            ),
+            capture: dict(Object.entries(asObj(http['capture'])).filter((e): e is [string, string] => typeof e[1] === 'string')),
           },
         }
       : {}),
@@ -291,10 +286,10 @@ function normalizeState(
 
   const tr = asObj(s['transitions']);
   const trAt = [...at, 'transitions'];
-  const onUiEvent: Record<string, Branch[]> = {};
-  for (const [ev, t] of Object.entries(asObj(tr['on_ui_event']))) onUiEvent[ev] = normalizeBranches(t, [...trAt, 'on_ui_event', ev]);
-  const onToolCall: Record<string, Branch[]> = {};
-  for (const [tool, t] of Object.entries(asObj(tr['on_tool_call']))) onToolCall[tool] = normalizeBranches(t, [...trAt, 'on_tool_call', tool]);
+  const branchesBy = (key: string) =>
+    dict(Object.entries(asObj(tr[key])).map(([name, t]) => [name, normalizeBranches(t, [...trAt, key, name])]));
+  const onUiEvent = branchesBy('on_ui_event');
+  const onToolCall = branchesBy('on_tool_call');
   const onUtterance: UtteranceRule[] = asArr(tr['on_utterance']).map((raw, i) => {
     const u = asObj(raw);
     const pattern = asStr(u['pattern']) ?? '';

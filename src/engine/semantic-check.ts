@@ -18,6 +18,7 @@ import {
   type TurnTakingDef,
 } from './flow.ts';
 import { templateNames } from './interpolate.ts';
+import { own } from './records.ts';
 import type { Reporter } from './source.ts';
 
 /** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
@@ -128,8 +129,8 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
     });
     for (const g of generatedToolNames(flow, s)) {
       const i = s.agent.tools.indexOf(g);
-      if (i >= 0 || s.tools[g] || flow.tools[g]) {
-        const path = i >= 0 ? [...at, 'agent', 'tools', i] : s.tools[g] ? [...at, 'tools', g] : ['tools', g];
+      if (i >= 0 || own(s.tools, g) || own(flow.tools, g)) {
+        const path = i >= 0 ? [...at, 'agent', 'tools', i] : own(s.tools, g) ? [...at, 'tools', g] : ['tools', g];
         r.error('tool-name-collision', path, `tool "${g}" collides with a tool the engine generates for state "${s.id}"; rename it`, i < 0);
       }
     }
@@ -188,7 +189,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       checkTemplate(s.ui.text, uiTextPath(s, s.ui.text), 'the artifact text');
       s.ui.fields.forEach((f) => checkTemplate(f.label, [...f.at, 'label'], 'a field label'));
     }
-    const raw = ((r.src.data as Record<string, Record<string, Record<string, unknown>>>)['states'] ?? {})[s.id] ?? {};
+    const raw = own(own(r.src.data as Record<string, Record<string, Record<string, unknown>>>, 'states'), s.id) ?? {};
     for (const hookKey of ['on_enter', 'on_exit'] as const) {
       const items = raw[hookKey];
       if (!Array.isArray(items)) continue;
@@ -260,13 +261,13 @@ export function edgesOf(flow: Flow, s: StateDef): string[] {
 }
 
 function checkGraph(r: Reporter, flow: Flow): void {
-  if (!flow.states[flow.initial]) return;
+  if (!own(flow.states, flow.initial)) return;
   const seen = new Set<string>([flow.initial]);
   const queue = [flow.initial];
   let endReachable = false;
   while (queue.length) {
     const id = queue.shift()!;
-    const s = flow.states[id];
+    const s = own(flow.states, id);
     if (!s) {
       if (id === END) endReachable = true;
       continue;

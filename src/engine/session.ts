@@ -1,6 +1,7 @@
 // The state of one visitor's run through a flow (the statechart's context), and the Turn: a
 // working copy of it plus the messages one step produces. Handlers change the Turn; the machine
-// commits it. Nothing here performs anything.
+// commits it. Nothing here performs anything. Its records keyed by variable names have no
+// prototype (records.ts), and every copy keeps it so.
 
 import type { Catalog } from './catalog.ts';
 import { stateDef } from './error-state.ts';
@@ -8,6 +9,7 @@ import { shownValues } from './shown-values.ts';
 import { convertValue, type Converted } from './values.ts';
 import type { Flow, StateDef } from './flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
+import { copy, dict } from './records.ts';
 
 export interface PendingAction {
   id: string;
@@ -63,14 +65,13 @@ export interface Session {
 }
 
 export function newSession(flow: Flow, now: number): Session {
-  const values: Record<string, unknown> = {};
-  for (const v of Object.values(flow.variables)) if (v.default !== undefined) values[v.name] = v.default;
+  const values = dict(Object.values(flow.variables).flatMap((v) => (v.default !== undefined ? [[v.name, v.default] as const] : [])));
   return {
     state: flow.initial,
     values,
-    gate: {},
-    capturedAt: {},
-    heard: {},
+    gate: dict(),
+    capturedAt: dict(),
+    heard: dict(),
     epoch: 0,
     now,
     startedAt: now,
@@ -100,10 +101,10 @@ export class Turn {
   ) {
     this.s = {
       ...base,
-      values: { ...base.values },
-      gate: { ...base.gate },
-      capturedAt: { ...base.capturedAt },
-      heard: { ...base.heard },
+      values: copy(base.values),
+      gate: copy(base.gate),
+      capturedAt: copy(base.capturedAt),
+      heard: copy(base.heard),
       history: [...base.history],
       running: [...base.running],
     };
@@ -138,7 +139,7 @@ export class Turn {
   }
 
   isGated(name: string): boolean {
-    return this.s.gate[name] !== undefined;
+    return Object.hasOwn(this.s.gate, name);
   }
 
   /** Sets a variable and reports it. A gated variable becomes pending unless `confirmed`. */
@@ -160,7 +161,7 @@ export class Turn {
   }
 
   clearValue(name: string, source: FlowVariableMessage['source']): void {
-    const had = name in this.s.values;
+    const had = Object.hasOwn(this.s.values, name);
     delete this.s.values[name];
     if (this.isGated(name)) this.s.gate[name] = 'empty';
     delete this.s.capturedAt[name];

@@ -4,6 +4,7 @@
 
 import type { Catalog } from './catalog.ts';
 import type { Flow } from './flow.ts';
+import { dict } from './records.ts';
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -32,7 +33,5 @@ export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknow
 
 /** Every value as a visitor should read it. */
 export function shownValues(flow: Flow, cat: Catalog, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(values)) out[k] = shownValue(flow, cat, k, v);
-  return out;
+  return dict(Object.entries(values).map(([k, v]) => [k, shownValue(flow, cat, k, v)]));
 }

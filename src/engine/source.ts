@@ -1,9 +1,10 @@
 // A parsed flow document with the means to turn a path (["states", "ask_name", "ui"]) back into
 // a line and column, so every diagnostic points at the node it is about.
 
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type YAMLError } from 'yaml';
 import type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.ts';
 import type { SourcePath } from './flow.ts';
+import { MAX_DEPTH, MAX_FLOW_CHARS, tooDeep } from './limits.ts';
 
 export interface FlowSource {
   file: string;
@@ -14,32 +15,52 @@ export interface FlowSource {
   diagnostics: Diagnostic[];
 }
 
-/** Parses YAML text, collecting syntax errors as diagnostics. Never throws. */
+const TOO_DEEP = `this is nested more than ${MAX_DEPTH} levels deep; a flow file may nest mappings and lists ${MAX_DEPTH} levels at most`;
+
+/**
+ * Parses YAML text, collecting syntax errors as diagnostics. Never throws. A file over
+ * MAX_FLOW_CHARS is not parsed, and one nested deeper than MAX_DEPTH is not turned into data, so
+ * no later walk over the document can run long or exhaust the stack.
+ */
 export function readFlowSource(text: string, file: string): FlowSource {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const diagnostics: Diagnostic[] = [];
-  for (const e of doc.errors) {
-    const { line, col } = lines.linePos(e.pos[0]);
-    const code: DiagnosticCode = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
-    const key = code === 'duplicate-key' ? keyAt(doc, e.pos[0]) : undefined;
-    const message =
-      key !== undefined
-        ? `key "${key}" is given twice in this mapping`
-        : e.code === 'MULTIPLE_DOCS'
-          ? 'a flow file holds one YAML document: remove this "---" and what follows, or split the file'
-          : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    diagnostics.push({ file, line, col, severity: 'error', code, message });
+  if (text.length > MAX_FLOW_CHARS) {
+    const message = `the file has ${text.length} characters; a flow file may have at most ${MAX_FLOW_CHARS} (256 KiB)`;
+    const diagnostics: Diagnostic[] = [{ file, line: 1, col: 1, severity: 'error', code: 'too-large', message }];
+    return { file, doc: parseDocument('', { lineCounter: lines }), lines, data: null, diagnostics };
   }
-  let data: unknown = null;
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const diagnostics: Diagnostic[] = doc.errors.map((e) => yamlProblem(doc, lines, file, e));
+  const src: FlowSource = { file, doc, lines, data: null, diagnostics };
   if (doc.errors.length === 0) {
     try {
-      data = doc.toJS({ maxAliasCount: 100 });
+      src.data = doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
-      diagnostics.push({ file, line: 1, col: 1, severity: 'error', code: 'yaml-syntax', message: (e as Error).message });
+      const deep = e instanceof RangeError;
+      diagnostics.push({ file, line: 1, col: 1, severity: 'error', code: deep ? 'too-deep' : 'yaml-syntax', message: deep ? TOO_DEEP : (e as Error).message });
+    }
+    const deepAt = tooDeep(src.data);
+    if (deepAt) {
+      src.data = null;
+      diagnostics.push({ file, ...positionOf(src, deepAt), severity: 'error', code: 'too-deep', message: TOO_DEEP });
     }
   }
-  return { file, doc, lines, data, diagnostics };
+  return src;
+}
+
+/** One of the yaml package's errors as a diagnostic. */
+function yamlProblem(doc: Document.Parsed, lines: LineCounter, file: string, e: YAMLError): Diagnostic {
+  const { line, col } = lines.linePos(e.pos[0]);
+  // The yaml package gives up on nesting where the call stack runs out: far past the limit.
+  if (e.code === 'RESOURCE_EXHAUSTION') return { file, line, col, severity: 'error', code: 'too-deep', message: TOO_DEEP };
+  const key = e.code === 'DUPLICATE_KEY' ? keyAt(doc, e.pos[0]) : undefined;
+  const message =
+    key !== undefined
+      ? `key "${key}" is given twice in this mapping`
+      : e.code === 'MULTIPLE_DOCS'
+        ? 'a flow file holds one YAML document: remove this "---" and what follows, or split the file'
+        : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return { file, line, col, severity: 'error', code: e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax', message };
 }
 
 /** The text of the mapping key that starts at `offset`, if there is one. */

@@ -3,6 +3,7 @@
 
 import { didYouMean } from './diagnostics.ts';
 import type { SourcePath } from './flow.ts';
+import { own } from './records.ts';
 import type { Reporter } from './source.ts';
 import type { Prop, Shape } from './syntax.ts';
 
@@ -88,7 +89,9 @@ export function checkStructure(r: Reporter, shape: Shape, value: unknown, path: 
       if (typeof value !== 'number') return wrongKind(r, shape, value, path);
       if (shape.integer && !Number.isInteger(value)) r.error('wrong-type', path, `expected a whole number, found ${value}`);
       if (shape.min !== undefined && value < shape.min) r.error('bad-value', path, `${value} is below the minimum of ${shape.min}`);
-      if (shape.max !== undefined && value > shape.max) r.error('bad-value', path, `${value} is above the maximum of ${shape.max}`);
+      if (shape.max !== undefined && value > shape.max) {
+        r.error('bad-value', path, `${value} is above the maximum of ${shape.max}${shape.maxWhy ? ` (${shape.maxWhy})` : ''}`);
+      }
       return;
     case 'boolean':
       if (typeof value !== 'boolean') return wrongKind(r, shape, value, path);
@@ -108,7 +111,7 @@ export function checkStructure(r: Reporter, shape: Shape, value: unknown, path: 
       const obj = value as Record<string, unknown>;
       const open = shape.open?.(obj) ?? false;
       for (const [k, v] of Object.entries(obj)) {
-        const prop: Prop | undefined = shape.props[k];
+        const prop: Prop | undefined = own(shape.props, k);
         if (!prop) {
           if (!open) {
             r.error('unknown-key', [...path, k], `unknown key "${k}"${didYouMean(k, Object.keys(shape.props))}`, true);

@@ -2,9 +2,19 @@
 // checker (structure-check.ts) and the editor's JSON Schema (json-schema.ts) are both derived from
 // this one table, so the checker and the editor never disagree about what a file may say.
 
+import { MAX_SECONDS, MAX_SECONDS_WHY } from './limits.ts';
+
 export type Shape =
   | { kind: 'string'; doc?: string; enum?: readonly string[] }
-  | { kind: 'number'; doc?: string; integer?: boolean; min?: number; max?: number }
+  | {
+      kind: 'number';
+      doc?: string;
+      integer?: boolean;
+      min?: number;
+      max?: number;
+      /** why `max` is what it is, said in the message that refuses a larger number */
+      maxWhy?: string;
+    }
   | { kind: 'boolean'; doc?: string }
   | { kind: 'any'; doc?: string }
   | {
@@ -30,11 +40,13 @@ const str = (doc?: string, values?: readonly string[]): Shape => ({
   ...(doc ? { doc } : {}),
   ...(values ? { enum: values } : {}),
 });
-const num = (doc?: string, opts: { integer?: boolean; min?: number; max?: number } = {}): Shape => ({
+const num = (doc?: string, opts: { integer?: boolean; min?: number; max?: number; maxWhy?: string } = {}): Shape => ({
   kind: 'number',
   ...(doc ? { doc } : {}),
   ...opts,
 });
+/** Seconds the runtime waits with a timer, so no more than a timer can hold. */
+const seconds = (doc: string, min: number): Shape => num(doc, { min, max: MAX_SECONDS, maxWhy: MAX_SECONDS_WHY });
 const bool = (doc?: string): Shape => ({ kind: 'boolean', ...(doc ? { doc } : {}) });
 const any = (doc?: string): Shape => ({ kind: 'any', ...(doc ? { doc } : {}) });
 const arr = (items: Shape, doc?: string): Shape => ({ kind: 'array', items, ...(doc ? { doc } : {}) });
@@ -158,7 +170,7 @@ const tool = obj(
     capture: map(variableName, 'parameter -> variable it sets, where the names differ'),
     confirm: bool('a write: store it and run it only after the visitor confirms'),
     summary: str('what the visitor is asked to confirm, e.g. "Book {service} on {date}"'),
-    expires_after: num('seconds an unconfirmed action waits (default 300)', { min: 1 }),
+    expires_after: seconds('seconds an unconfirmed action waits (default 300)', 1),
     http: obj(
       {
         method: str('HTTP method', ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
@@ -282,7 +294,7 @@ const state = obj(
           action: str('clear (default) or keep the values', ['clear', 'keep']),
           target: stateName,
         }),
-        expires_after: num('seconds a pending value waits before it is cleared', { min: 1 }),
+        expires_after: seconds('seconds a pending value waits before it is cleared', 1),
         prompt: str('the confirmation question, e.g. "I heard {first_name}, is that right?"'),
         confirm_phrases: arr(str(), 'transcripts that confirm without the LLM'),
         reject_phrases: arr(str(), 'transcripts that reject without the LLM'),
@@ -296,7 +308,7 @@ const state = obj(
         on_tool_call: map(targetSpec, 'tool -> target', 'tool name'),
         on_utterance: arr(utteranceRule),
         on_timeout: obj({
-          seconds: req(num('seconds without user activity', { min: 0.001 })),
+          seconds: req(seconds('seconds without user activity', 0.001)),
           target: req(stateName),
           max_retries: num('re-entries before the fallback', { integer: true, min: 0 }),
           fallback: stateName,
@@ -341,7 +353,7 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
     turn_taking: turnTaking,
     settings: obj({
       base_system_prompt: str('Prepatu spelling of base_prompt'),
-      max_duration_secs: num('a hard cap on one visitor\'s session', { min: 1 }),
+      max_duration_secs: seconds('a hard cap on one visitor\'s session, in seconds', 1),
       on_timeout: stateName,
       on_error: stateName,
       llm_required: bool('the flow cannot run on the offline agent'),

@@ -9,6 +9,7 @@ import type { RejectReason, ToolCallInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
 import { pattern } from './patterns.ts';
+import { copy, dict, own } from './records.ts';
 import { shownValues } from './shown-values.ts';
 import { checkParam, isBlank } from './values.ts';
 
@@ -37,12 +38,12 @@ export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: strin
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) return { ok: false, detail: 'the arguments must be a JSON object' };
   const given = args as Record<string, unknown>;
-  const values: Record<string, unknown> = {};
+  const values = dict<unknown>();
   for (const p of tool.parameters) {
-    const present = !isBlank(given[p.name]);
-    let result = present ? checkParam(p, given[p.name]) : undefined;
+    const arg = own(given, p.name);
+    let result = isBlank(arg) ? undefined : checkParam(p, arg);
     if (!result?.ok) {
-      const extracted = extract(tool.autoExtract[p.name] ?? [], lastUtterance);
+      const extracted = extract(own(tool.autoExtract, p.name) ?? [], lastUtterance);
       const fromUtterance = extracted === undefined ? undefined : checkParam(p, extracted);
       if (fromUtterance?.ok) result = fromUtterance;
     }
@@ -118,9 +119,9 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
 
 /** Sets the variables a tool's arguments capture; returns them. */
 function capture(t: Turn, tool: ToolDef, values: Record<string, unknown>, source: 'tool' | 'action'): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out = dict<unknown>();
   for (const [param, value] of Object.entries(values)) {
-    const variable = tool.capture[param] ?? param;
+    const variable = own(tool.capture, param) ?? param;
     t.setValue(variable, value, source);
     out[variable] = value;
   }
@@ -130,7 +131,7 @@ function capture(t: Turn, tool: ToolDef, values: Record<string, unknown>, source
 /** The tool's transition, or a speech cue when it stays. */
 export function afterTool(t: Turn, tool: ToolDef): void {
   const state = t.state!;
-  const branches = state.transitions.onToolCall[tool.name];
+  const branches = own(state.transitions.onToolCall, tool.name);
   if (branches && attempt(t, branches, 'tool', false)) return;
   if (branches) return; // blocked: reported already
   const pending = t.pendingVars();
@@ -156,7 +157,7 @@ function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unknown>, ca
   if (old) {
     t.emit({ type: 'action_result', action_id: old.id, tool: old.tool, status: 'cancelled', detail: 'replaced by a newer request' });
   }
-  const values = shownValues(t.flow, t.cat, { ...t.s.values, ...args });
+  const values = shownValues(t.flow, t.cat, copy(t.s.values, args));
   const summary = tool.summary
     ? interpolate(tool.summary, values)
     : `${tool.description || tool.name}: ${Object.keys(args).map((k) => displayValue(values[k])).join(', ')}`;
@@ -208,14 +209,18 @@ export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
 
 function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, id = t.id('action')): string {
   const http = tool.http!;
-  const values = { ...t.s.values, ...args };
+  const values = copy(t.s.values, args);
+  // Each value filled into the url is percent-encoded, so it stays one path segment or one query
+  // value whatever it holds (`/`, `?`, `#`, `&`, `=`); the template's own text is kept as written.
+  const inUrl: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(values)) inUrl[name] = encodeURIComponent(displayValue(value));
   t.s.running.push({ id, tool: tool.name, args, state: t.s.state, left: false });
   t.emit({
     type: 'action_run',
     action_id: id,
     tool: tool.name,
     method: http.method,
-    url: interpolate(http.url, values),
+    url: interpolate(http.url, inUrl),
     ...(http.body !== undefined ? { body: interpolateDeep(http.body, values) } : {}),
     ...(http.headers ? { headers: { ...http.headers } } : {}),
   });

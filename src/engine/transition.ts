@@ -5,6 +5,7 @@ import type { Branch } from './flow.ts';
 import { guardHolds } from './guards.ts';
 import { displayValue, interpolate } from './interpolate.ts';
 import type { BlockReason } from './messages.ts';
+import { dict } from './records.ts';
 import type { Decision, Turn } from './session.ts';
 
 /** What is still missing before the gate of the current state opens. */
@@ -21,8 +22,7 @@ export function reportBlocked(t: Turn, target: string | null, reason: BlockReaso
   const notice = t.state?.gate ?? t.state?.blockedNotice ?? t.flow.settings;
   const { notifyClient, notifyLlm } = notice;
   if (notifyClient) {
-    const shown: Record<string, unknown> = {};
-    for (const v of variables) shown[v] = t.s.values[v] ?? null;
+    const shown = dict(variables.map((v) => [v, t.s.values[v] ?? null]));
     t.emit({
       type: 'transition_blocked',
       flow_id: t.flow.id,

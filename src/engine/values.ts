@@ -2,6 +2,7 @@
 // against a variable's or parameter's type. Conversion is lossless or it fails.
 
 import type { ParamDef, ValueType } from './flow.ts';
+import { MAX_DEPTH, tooDeep } from './limits.ts';
 import { pattern } from './patterns.ts';
 
 export type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
@@ -65,8 +66,9 @@ export function convertValue(type: ValueType, raw: unknown, enumValues?: readonl
       return fail(`expected one of ${allowed.map(String).join(', ')}`);
     }
     case 'object':
-      if (text !== null && typeof text === 'object') return { ok: true, value: text };
-      return fail('expected an object');
+      if (text === null || typeof text !== 'object') return fail('expected an object');
+      if (tooDeep(text)) return fail(`nested more than ${MAX_DEPTH} levels deep, the limit`);
+      return { ok: true, value: text };
   }
 }
 

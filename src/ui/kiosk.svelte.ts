@@ -10,6 +10,7 @@ import { FlowEngine } from '../engine/engine.ts';
 import type { Field } from '../engine/flow.ts';
 import type { LoadedFlow } from '../engine/load-flow.ts';
 import { displayValue } from '../engine/interpolate.ts';
+import { copy, dict, own } from '../engine/records.ts';
 import { shownValues } from '../engine/shown-values.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage, UiEventInput } from '../engine/messages.ts';
 import { tick } from 'svelte';
@@ -19,6 +20,9 @@ import { browserTimers, type Timers } from '../ports/timers.ts';
 import { Conversation } from '../voice/conversation.ts';
 import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
 import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
+import type { KioskSettings } from './kiosk-settings.ts';
+
+export { settingsFrom, type KioskSettings } from './kiosk-settings.ts';
 
 /** How long a new screen's buttons wait before they act: longer than the gap of a double tap. */
 const SETTLE_MS = 450;
@@ -47,29 +51,11 @@ export interface Notice {
   text: string;
 }
 
-export interface KioskSettings {
-  /** seconds the end screen stays before the kiosk wipes and returns to idle */
-  endSeconds: number;
-  /** seconds without any visitor activity before "Are you still there?" */
-  idleSeconds: number;
-  /** seconds the "Are you still there?" question waits before wiping */
-  idleGraceSeconds: number;
-}
-
 /** The flow's title for people: a flow without one has its id, shown in words ("booking_wizard" → "Booking wizard"). */
 export function shownTitle(title: string, id: string): string {
   if (title !== id) return title;
   const words = id.replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-export function settingsFrom(search: string): KioskSettings {
-  const p = new URLSearchParams(search);
-  const num = (k: string, d: number) => {
-    const v = Number(p.get(k));
-    return p.has(k) && Number.isFinite(v) && v >= 0 ? v : d;
-  };
-  return { endSeconds: num('end_seconds', 15), idleSeconds: num('idle_seconds', 120), idleGraceSeconds: num('idle_grace_seconds', 20) };
 }
 
 export class Kiosk {
@@ -78,7 +64,9 @@ export class Kiosk {
   diagnostics = $state<Diagnostic[]>([]);
   title = $state('');
   screen = $state<FlowStateMessage | null>(null);
-  fields = $state<Record<string, FieldState>>({});
+  /** by variable: a record without a prototype, replaced whole on each change (a Svelte proxy
+   *  would take a field named like an Object member, `constructor`, for one it cannot write) */
+  fields = $state.raw<Record<string, FieldState>>(dict());
   notice = $state<Notice | null>(null);
   captions = $state<Caption[]>([]);
   busy = $state(false);
@@ -236,7 +224,7 @@ export class Kiosk {
   }
 
   submitForm(): void {
-    const values: Record<string, unknown> = {};
+    const values = dict<unknown>();
     for (const f of this.screen?.artifact?.fields ?? []) {
       const state = this.fields[f.id];
       if (f.type === 'checkbox') values[f.id] = state?.value === 'true';
@@ -262,14 +250,21 @@ export class Kiosk {
   changeField(variable: string): void {
     this.activity();
     const f = this.fields[variable];
-    if (f) this.fields[variable] = { ...f, editing: true };
+    if (f) this.setField(variable, { ...f, editing: true });
   }
 
   /** What the visitor types into a field, kept until they submit or leave the field. */
   typeField(variable: string, value: string): void {
     this.activity();
     const f = this.fields[variable] ?? { value: '', status: 'empty', editing: false };
-    this.fields[variable] = { ...f, value };
+    this.setField(variable, { ...f, value });
+  }
+
+  /** One field's new state, in a new record so the screen sees the change. */
+  private setField(variable: string, state: FieldState): void {
+    const fields = copy(this.fields);
+    fields[variable] = state;
+    this.fields = fields;
   }
 
   /** The visitor finished editing a field by hand: it counts as confirmed. */
@@ -354,10 +349,10 @@ export class Kiosk {
           if (this.tapping) this.voice.silence();
           this.screen = m;
           this.notice = null;
-          const fields: Record<string, FieldState> = {};
+          const fields = dict<FieldState>();
           for (const f of m.artifact?.fields ?? []) {
-            const v = m.values[f.id];
-            const gate = m.gate?.[f.id];
+            const v = own(m.values, f.id);
+            const gate = own(m.gate, f.id);
             fields[f.id] = {
               value: v === undefined ? '' : displayValue(v),
               status: gate ?? (v === undefined ? 'empty' : 'set'),
@@ -372,7 +367,7 @@ export class Kiosk {
           if (!f) break;
           const status: FieldStatus = m.status === 'cleared' ? 'empty' : m.status;
           const editing = f.editing && status !== 'confirmed';
-          this.fields[m.name] = { value: m.status === 'cleared' ? '' : displayValue(m.value), status, editing };
+          this.setField(m.name, { value: m.status === 'cleared' ? '' : displayValue(m.value), status, editing });
           if (this.notice?.near === m.name && status !== 'pending') this.notice = null;
           break;
         }
@@ -445,7 +440,7 @@ export class Kiosk {
     this.cancelEnd = null;
     this.cancelIdle = null;
     this.screen = null;
-    this.fields = {};
+    this.fields = dict();
     this.notice = null;
     this.captions = [];
     this.busy = false;

@@ -13,6 +13,7 @@ import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
 import { FlowEngine, type EngineView } from '../../src/engine/engine.ts';
 import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
 import type { EngineInput, EngineMessage, ToolCallInput } from '../../src/engine/messages.ts';
+import { copy } from '../../src/engine/records.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { messageShapeProblems } from '../support/message-shape.ts';
 import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs.ts';
@@ -41,8 +42,9 @@ function keep(view: EngineView): ViewBefore {
     state: view.state,
     epoch: view.epoch,
     ended: view.ended,
-    values: structuredClone(view.values),
-    gate: { ...view.gate },
+    // Copies without a prototype, as the engine's own records are (src/engine/records.ts).
+    values: copy(structuredClone(view.values)),
+    gate: copy(view.gate),
     pending: [...view.pending],
   };
 }
