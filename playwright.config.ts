@@ -3,7 +3,8 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_FLAGS } from './tests/e2e/support/chromium.ts';
 
-const PORT = 4179;
+// E2E_PORT lets two checkouts on one machine run their browser tests at the same time.
+const PORT = Number(process.env['E2E_PORT'] ?? 4179);
 
 export default defineConfig({
   testDir: 'tests/e2e',
