@@ -8,7 +8,7 @@ import type { ChatRequestBody } from '../servers/fake-chat-request.ts';
 import type { ChatRule } from '../servers/openai-fakes.ts';
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { agentLines, fieldBlock, input, kiosk, visitorLines } from './support/kiosk.ts';
-import { expect, test } from './support/voice.ts';
+import { expect, test, expectVoiceOn } from './support/voice.ts';
 
 // About 43 s of speech, then the 20 s timeout of `checked_in`, then the checks.
 test.describe.configure({ timeout: 100_000 });
@@ -76,7 +76,7 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await step('identify');
-  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', /listening|speaking|thinking/);
+  await expectVoiceOn(page, /listening|speaking|thinking/);
 
   // "My name is Maria Garcia": the name shows at once, pending; the date is still to come.
   await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });

@@ -2,7 +2,7 @@
 // the visit ends, is wiped by "Start over", or is left behind. The page's getUserMedia is watched
 // (not replaced) to see which tracks are live.
 
-import { expect, test } from './support/voice.ts';
+import { expect, test, expectVoiceOn } from './support/voice.ts';
 import { expectStep, kiosk } from './support/kiosk.ts';
 import type { Page } from '@playwright/test';
 
@@ -34,7 +34,7 @@ test('the microphone opens at Start and closes on Start over, at the end, and on
 
   // Start: one live track, with the voice clean-up the kiosk asks for.
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', /listening|speaking|thinking|hearing/);
+  await expectVoiceOn(page, /listening|speaking|thinking|hearing/);
   await expect.poll(() => microphone(page)).toEqual({ asked: 1, live: 1 });
   const settings = await page.evaluate(`(() => {
     const s = window.__micTracks[0].getSettings();

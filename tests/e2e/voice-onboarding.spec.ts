@@ -4,7 +4,7 @@
 // kiosk's own server.
 
 import { transcriptsFor } from '../support/voice-kiosk.ts';
-import { expect, test } from './support/voice.ts';
+import { expect, test, expectVoiceOn } from './support/voice.ts';
 import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts';
 
 test.describe.configure({ timeout: 60_000 });
@@ -20,7 +20,7 @@ test('a visitor completes onboarding by voice alone', async ({ voiceKiosk }) => 
 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', /listening|speaking|thinking/);
+  await expectVoiceOn(page, /listening|speaking|thinking/);
 
   // "My name is Alex": pending on screen, waiting for a yes.
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });

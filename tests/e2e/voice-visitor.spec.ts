@@ -10,7 +10,7 @@ import { messageText } from '../servers/fake-chat-request.ts';
 import type { ChatRule } from '../servers/openai-fakes.ts';
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { agentLines, fieldBlock, input, kiosk, visitorLines } from './support/kiosk.ts';
-import { expect, test } from './support/voice.ts';
+import { expect, test, expectVoiceOn } from './support/voice.ts';
 
 // About 33 s of speech, then the 20 s timeout of `badge`, then the checks.
 test.describe.configure({ timeout: 90_000 });
@@ -68,7 +68,7 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await step('details');
-  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', /listening|speaking|thinking/);
+  await expectVoiceOn(page, /listening|speaking|thinking/);
 
   // "My name is Sam Lee": the model's save_name shows it at once, pending; no email yet.
   await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });

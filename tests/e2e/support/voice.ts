@@ -3,7 +3,7 @@
 // reports what the kiosk heard and said, and when: that is what explains a failure.
 
 import { writeFileSync } from 'node:fs';
-import { test as base } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
 import { openVoiceKiosk, type VoiceKiosk, type VoiceKioskOptions } from '../../support/voice-kiosk.ts';
 
 export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Promise<VoiceKiosk> }>({
@@ -36,4 +36,13 @@ export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Pr
   },
 });
 
-export { expect } from '@playwright/test';
+export { expect };
+
+/**
+ * Waits for the kiosk's voice to be on after Start (by default: listening, hearing, thinking or
+ * speaking). Starting compiles the detector's 14 MB wasm, which takes seconds on a busy two-core
+ * machine, so this waits longer than an ordinary expectation.
+ */
+export async function expectVoiceOn(page: Page, state: RegExp | string = /listening|speaking|thinking|hearing/): Promise<void> {
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', state, { timeout: 20_000 });
+}
