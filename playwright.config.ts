@@ -30,7 +30,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env['CI'],
     timeout: 60_000,
-    // No outside services, whatever the developer's environment or .env says.
-    env: { HOST: '127.0.0.1', PORT: String(PORT), LLM_BASE_URL: '', STT_BASE_URL: '', TTS_BASE_URL: '' },
+    // No outside services and no operator PIN, whatever the developer's environment or .env says.
+    env: { HOST: '127.0.0.1', PORT: String(PORT), LLM_BASE_URL: '', STT_BASE_URL: '', TTS_BASE_URL: '', OPERATOR_PIN: '' },
   },
 });

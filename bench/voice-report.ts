@@ -132,3 +132,24 @@ export function pageLoad(f: Findings): void {
     'load',
   );
 }
+
+export function coldStartReport(f: Findings): void {
+  const files = ['silero_vad_v5.onnx', 'ort-wasm-simd-threaded.wasm'];
+  print(
+    '6. Cold start from the offline cache: Chromium started again on a profile the kiosk was installed in, page served by its service worker',
+    [
+      row('ready to listen: navigation -> first microphone frame scored (vk:listening)', f.of('cold.ready')),
+      row('  navigation -> idle screen, Start tapped at once', f.of('cold.idle')),
+      row('  tap -> first frame', f.of('cold.tap')),
+      row('  navigation -> the detector starts loading (vk:detector-load)', f.of('cold.step.vk:detector-load')),
+      row('  navigation -> the detector loaded: model and wasm (vk:detector-ready)', f.of('cold.step.vk:detector-ready')),
+      row('  navigation -> the microphone open (vk:microphone-open)', f.of('cold.step.vk:microphone-open')),
+      ...files.map((name) => row(`  /vad/${name} fetched (from the worker's cache)`, f.of(`cold.file.${name}`))),
+    ],
+    [
+      `goal: ready to listen within 1000 ms. Bytes the server sent per cold start (the /api/config answer, the worker's update check): ${f.of('cold.bytes').map((b) => `${(b / 1e3).toFixed(1)} kB`).join(', ') || 'none'}.`,
+    ],
+    f,
+    'cold',
+  );
+}

@@ -3,20 +3,24 @@
 // local OpenAI doubles, from the page's `vk:*` performance marks. Prints a table per figure and
 // what to read it with; exits 1 only when the measurement itself failed.
 //
-//   npm run bench:voice -- [--runs N] [--only free,dictated,visit,barge-in]
-//   N runs of each scenario (default 2); --only runs some of them
+//   npm run bench:voice -- [--runs N] [--only free,dictated,visit,barge-in,cold]
+//   N runs of each scenario (default 2; at least 5 cold starts); --only runs some of them
 
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { CHROMIUM } from '../tests/e2e/support/chromium.ts';
 import { Findings } from './voice-findings.ts';
-import { bargeInToSilence, endOfSpeech, firstSentence, pageLoad, transcriptToScreen } from './voice-report.ts';
+import { bargeInToSilence, coldStartReport, endOfSpeech, firstSentence, pageLoad, transcriptToScreen } from './voice-report.ts';
+import { coldStart } from './voice-cold-start.ts';
 import { bargeIn, dictatedNumber, freeAnswers, spokenVisit } from './voice-scenarios.ts';
 
 const DEFAULT_RUNS = 2;
 
+/** The fewest cold starts measured, whatever --runs says: a p95 wants a few. */
+const COLD_RUNS = 5;
+
 /** The scenarios by the name --only takes, in the order they run. */
-const SCENARIOS = { free: freeAnswers, dictated: dictatedNumber, visit: spokenVisit, 'barge-in': bargeIn };
+const SCENARIOS = { free: freeAnswers, dictated: dictatedNumber, visit: spokenVisit, 'barge-in': bargeIn, cold: (runs: number, f: Findings) => coldStart(Math.max(runs, COLD_RUNS), f) };
 type ScenarioName = keyof typeof SCENARIOS;
 
 function usage(problem: string): never {
@@ -55,7 +59,8 @@ function report(findings: Findings, ran: readonly ScenarioName[]): void {
     firstSentence(findings);
   }
   if (ran.includes('barge-in')) bargeInToSilence(findings);
-  pageLoad(findings);
+  if (ran.some((name) => name !== 'cold')) pageLoad(findings);
+  if (ran.includes('cold')) coldStartReport(findings);
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 // The kiosk's /api/ routes: the page's service config, a proxy to exactly three upstream
 // endpoints (chat, transcription, speech) that adds the keys, and the server's own routes:
-// actions (a flow's HTTP effects), analytics and the operator's status. Nothing else is forwarded.
+// actions (a flow's HTTP effects), analytics, the operator's status and PIN. Nothing else is forwarded.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createActionsRoute, type ActionsOptions } from './actions.ts';
@@ -8,6 +8,7 @@ import { Analytics, receiveEvent } from './analytics.ts';
 import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
 import { forward } from './forward.ts';
+import { createOperatorRoute, type OperatorOptions } from './operator.ts';
 import { sendError, sendJson, sendRefusal } from './respond.ts';
 import { kioskStatus } from './status.ts';
 
@@ -23,10 +24,12 @@ export interface ApiOptions {
   actions?: ActionsOptions;
   /** how long a forward to ANALYTICS_URL may take (default 3000 ms) */
   analyticsTimeoutMs?: number;
+  /** the operator PIN's lock: tries and durations (tests make them short) */
+  operator?: OperatorOptions;
 }
 
-/** What the API handler reads of the configuration; actions and analytics are off when left out. */
-export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl'>>;
+/** What the API handler reads of the configuration; actions, analytics and the operator panel are off when left out. */
+export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin'>>;
 
 /** The largest request body each service takes; larger ones get 413 and never leave the kiosk. */
 export const BODY_LIMITS = { llm: 1024 * 1024, stt: 8 * 1024 * 1024, tts: 64 * 1024 } as const;
@@ -57,6 +60,7 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
   const services = publicConfig(config);
   const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, options.actions ?? {}, log);
   const analytics = new Analytics(config.analyticsUrl ?? null, { log, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
+  const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log);
   const startedAt = new Date().toISOString();
 
   return (req, res, next) => {
@@ -68,6 +72,7 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
       return sendJson(res, 200, services);
     }
     if (path === '/api/actions' || path.startsWith('/api/actions/')) return actions.handle(req, res, path);
+    if (path === '/api/operator' || path.startsWith('/api/operator/')) return operator.handle(req, res, path);
     if (path === '/api/analytics') {
       if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
       void receiveEvent(req, res, analytics);

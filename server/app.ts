@@ -47,6 +47,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const files = sirv(options.root, {
     single: true,
     etag: true,
+    // The build's gzip copies (scripts/precompress.ts) go to browsers that accept gzip.
+    gzip: true,
     setHeaders: (res, pathname) => {
       const type = MIME[extension(pathname)];
       if (type) res.setHeader('content-type', type);

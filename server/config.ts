@@ -8,6 +8,7 @@
 //   ACTIONS_ALLOWED_ORIGINS                       origins a flow's HTTP effects may call (none: no action runs)
 //   ACTION_SECRET_<NAME>                          the value a flow's `{secret:NAME}` stands for
 //   ANALYTICS_URL                                 where outcome events are forwarded (unset: counted only)
+//   OPERATOR_PIN                                  the PIN of the operator panel, 4 to 12 digits (unset: no panel)
 //
 // A service is on when its base URL is set (any OpenAI-compatible server); keys are optional.
 
@@ -35,6 +36,8 @@ export interface KioskConfig {
   actions: ActionsConfig;
   /** where `/api/analytics` events are forwarded, or null to count them only */
   analyticsUrl: string | null;
+  /** the operator panel's PIN; absent: the kiosk has no operator panel */
+  operatorPin?: string;
   /** settings that look like a mistake but do not stop the server (a key without a base URL) */
   warnings: string[];
 }
@@ -74,6 +77,7 @@ export function readConfig(env: Env): KioskConfig {
   const llm = readService(env, 'LLM', undefined, warnings);
   const stt = readService(env, 'STT', 'whisper-1', warnings);
   const tts = readService(env, 'TTS', 'tts-1', warnings);
+  const operatorPin = readOperatorPin(env);
   return {
     host: value(env, 'HOST') ?? DEFAULT_HOST,
     port: readPort(env),
@@ -82,6 +86,7 @@ export function readConfig(env: Env): KioskConfig {
     tts: tts && { ...tts, voice: value(env, 'TTS_VOICE') ?? 'alloy' },
     actions: { allowedOrigins: readOrigins(env), secrets: readSecrets(env) },
     analyticsUrl: readAnalyticsUrl(env),
+    ...(operatorPin === undefined ? {} : { operatorPin }),
     warnings,
   };
 }
@@ -210,4 +215,12 @@ function readAnalyticsUrl(env: Env): string | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('ANALYTICS_URL must start with http:// or https://.');
   return url.href;
+}
+
+/** The operator's PIN: digits only, typed on a touch screen's number pad; long enough not to be guessed in a few tries. */
+function readOperatorPin(env: Env): string | undefined {
+  const pin = value(env, 'OPERATOR_PIN');
+  if (pin === undefined) return undefined;
+  if (!/^\d{4,12}$/.test(pin)) throw new ConfigError('OPERATOR_PIN must be 4 to 12 digits (0-9), typed on the kiosk to open its operator panel.');
+  return pin;
 }

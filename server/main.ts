@@ -19,6 +19,7 @@ function describeServices(config: KioskConfig): string[] {
     line('speech to text', config.stt?.model, "the browser's speech recognition where it has one, else touch and typing"),
     line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}` : undefined, "the browser's speech synthesis"),
     line('actions', describeActions(config), 'every action is refused (set ACTIONS_ALLOWED_ORIGINS)'),
+    line('operator panel', config.operatorPin ? 'opened with the PIN (OPERATOR_PIN)' : undefined, 'none (set OPERATOR_PIN)'),
     line('analytics', config.analyticsUrl ? `counted, and sent to ${new URL(config.analyticsUrl).origin}` : undefined, 'counted on /api/status only'),
   ];
 }

@@ -8,7 +8,7 @@ import type { SpeechToText } from '../ports/speech-to-text.ts';
 import type { TextToSpeech } from '../ports/text-to-speech.ts';
 import { SentenceSplitter } from '../voice/sentences.ts';
 import { Speaker } from '../voice/speaker.ts';
-import type { Expectation, TurnTakingSettings } from '../voice/turn-taking.ts';
+import type { DetectorSettings, Expectation, TurnTakingSettings } from '../voice/turn-taking.ts';
 import { VoiceSession, type VoiceMark, type VoiceProblem } from '../voice/voice-session.ts';
 
 export type VoiceStatus = 'off' | 'starting' | 'listening' | 'hearing' | 'thinking' | 'speaking' | 'no-microphone';
@@ -20,6 +20,8 @@ export interface VoiceParts {
   /** the voices to speak with, best first; the next takes over when one fails */
   voices: TextToSpeech[];
   language: string;
+  /** the detector's thresholds (the operator's microphone sensitivity); default: normal */
+  detector?: DetectorSettings;
 }
 
 export interface KioskVoiceEvents {
@@ -54,6 +56,11 @@ export class KioskVoice {
   note = $state<string | null>(null);
   /** which voice speaks, for the operator ("captions only" when none) */
   speakingWith = $state<string | null>(null);
+  /** the microphone failed to open in the last visit (blocked, missing, broken), for the operator's
+   *  status light; kept after the visit, cleared when a microphone opens again */
+  microphoneFault = $state<'denied' | 'missing' | 'broken' | null>(null);
+  /** speech recognition failed and has not come back, for the operator's status light */
+  recognitionFault = $state(false);
 
   private session: VoiceSession | null = null;
   private speaker: Speaker | null = null;
@@ -85,7 +92,7 @@ export class KioskVoice {
       interrupted: () => events.interrupted(),
       problem: (kind, error) => this.problem(kind, error),
       mark: (name: VoiceMark, detail) => this.mark(name, detail),
-    });
+    }, parts.detector);
     this.session = session;
     if (!session.canListen) this.note = NOTICES['none']!;
     this.refresh();
@@ -146,9 +153,12 @@ export class KioskVoice {
   private problem(kind: VoiceProblem, error: ServiceError | null): void {
     if (error) console.warn(`kiosk: ${error.message}`);
     if (kind === 'recognition_back') {
+      this.recognitionFault = false;
       if (this.note === NOTICES['recognition']) this.note = null;
       return;
     }
+    if (kind === 'recognition') this.recognitionFault = true;
+    else this.microphoneFault = error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken';
     // The browser's own recogniser without a microphone or a language: it will not come back.
     if (kind === 'recognition') this.note = NOTICES[error?.failure === 'missing' || error?.failure === 'denied' ? 'none' : 'recognition']!;
     else this.note = NOTICES[error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken']!;
@@ -161,6 +171,7 @@ export class KioskVoice {
       this.status = 'off';
       return;
     }
+    if (s.microphone === 'open') this.microphoneFault = null;
     if (s.speaking) this.status = 'speaking';
     else if (s.hearing) this.status = 'hearing';
     else if (s.transcribing || this.thinking) this.status = 'thinking';

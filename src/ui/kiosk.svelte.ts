@@ -21,6 +21,7 @@ import { Conversation } from '../voice/conversation.ts';
 import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
 import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
+import { clearVisitorStorage } from './device-settings.ts';
 
 export { settingsFrom, type KioskSettings } from './kiosk-settings.ts';
 
@@ -454,8 +455,8 @@ export class Kiosk {
     this.settling = false;
     this.endValues = null;
     try {
-      sessionStorage.clear();
-      localStorage.clear();
+      // Everything but the operator's device settings (the kiosk's setup, never a visitor's).
+      clearVisitorStorage();
     } catch {
       // Storage may be unavailable (private mode); there is then nothing in it to wipe.
     }

@@ -16,6 +16,17 @@ import type { SpeechToText } from '../ports/speech-to-text.ts';
 import type { TextToSpeech } from '../ports/text-to-speech.ts';
 import { whenControlled } from '../pwa/register.ts';
 import type { VoiceParts, MarkFn } from './kiosk-voice.svelte.ts';
+import type { VoiceSettings } from './kiosk-settings.ts';
+import { detectorFor } from '../voice/turn-taking.ts';
+
+/** What the operator's test of one service came to (src/adapters/openai/service-checks.ts). */
+export interface ServiceCheck {
+  ok: boolean;
+  text: string;
+}
+
+/** The settings used when the page gives none: the flow's language, the server's voice. */
+const SERVER_VOICE: VoiceSettings = { language: null, voice: null, sensitivity: 'normal' };
 
 /**
  * Reads the server's configuration: null when the server could not be reached (offline, a
@@ -50,7 +61,10 @@ class LazyMicrophone implements Microphone {
   readonly frameMs = 32;
   private inner: Promise<VadMicrophone> | null = null;
 
-  constructor(private readonly onDefaultSpeechEnd: () => void) {}
+  constructor(
+    private readonly onDefaultSpeechEnd: () => void,
+    private readonly mark: MarkFn,
+  ) {}
 
   /** Fetches the code and the detector's model; the microphone stays closed. */
   preload(): void {
@@ -66,13 +80,18 @@ class LazyMicrophone implements Microphone {
   }
 
   private load(): Promise<VadMicrophone> {
-    this.inner ??= import('../adapters/vad-web/microphone.ts').then(({ VadMicrophone }) => new VadMicrophone({ onDefaultSpeechEnd: this.onDefaultSpeechEnd }));
+    if (!this.inner) {
+      this.mark('vk:detector-load');
+      this.inner = import('../adapters/vad-web/microphone.ts').then(({ VadMicrophone }) => new VadMicrophone({ onDefaultSpeechEnd: this.onDefaultSpeechEnd, mark: this.mark }));
+    }
     return this.inner;
   }
 }
 
 export class KioskServices {
   config = $state<ServiceConfig>(NO_SERVICES);
+  /** whether the server answered for its configuration: null before it was asked */
+  reachable = $state<boolean | null>(null);
   private openai: OpenAIAdapters | null = null;
   private retrying = false;
   private preloaded = false;
@@ -82,10 +101,16 @@ export class KioskServices {
   constructor(
     private readonly origin: string,
     private readonly mark: MarkFn,
+    /** the language, voice and microphone sensitivity the page's settings ask for */
+    private readonly voiceSettings: VoiceSettings = SERVER_VOICE,
   ) {}
 
   async load(fetcher?: typeof fetch): Promise<void> {
+    // A browser that recognises speech itself listens whatever the server says: its detector
+    // starts loading now, beside the configuration, so a visitor who taps Start at once waits less.
+    this.preloadMicrophone();
     const config = await fetchServiceConfig(fetcher);
+    this.reachable = config !== null;
     if (config === null) {
       this.retryLater(fetcher);
       this.preloadMicrophone();
@@ -139,9 +164,22 @@ export class KioskServices {
   }
 
   /** The voice of one visit. Called from the Start tap, so audio may start. */
-  voiceParts(language: string): VoiceParts {
+  voiceParts(flowLanguage: string): VoiceParts {
     const recognizer = this.recognizer();
-    return { microphone: recognizer ? this.mic() : null, recognizer, voices: this.voices(), language };
+    const language = this.voiceSettings.language ?? flowLanguage;
+    return { microphone: recognizer ? this.mic() : null, recognizer, voices: this.voices(), language, detector: detectorFor(this.voiceSettings.sensitivity) };
+  }
+
+  /**
+   * The operator's test of one service: a short real request through the server's /api/ route.
+   * Null when the server has no such service.
+   */
+  async check(service: 'llm' | 'stt' | 'tts', language: string): Promise<ServiceCheck | null> {
+    const { llm, stt, tts } = this.config;
+    if (!this.openai) return null;
+    if (service === 'llm') return llm ? this.openai.checkChat(this.url(API.llm), llm.model) : null;
+    if (service === 'stt') return stt ? this.openai.checkTranscription(this.url(API.stt), stt.model, this.voiceSettings.language ?? language) : null;
+    return tts ? this.openai.checkSpeech(this.url(API.tts), tts.model, this.voiceSettings.voice ?? tts.voice) : null;
   }
 
   private recognizer(): SpeechToText | null {
@@ -154,7 +192,8 @@ export class KioskServices {
     const voices: TextToSpeech[] = [];
     const tts = this.config.tts;
     if (tts && this.openai) {
-      voices.push(new this.openai.OpenAISpeech({ baseURL: this.url(API.tts), model: tts.model, voice: tts.voice, audioContext: () => this.audio() }));
+      const voice = this.voiceSettings.voice ?? tts.voice;
+      voices.push(new this.openai.OpenAISpeech({ baseURL: this.url(API.tts), model: tts.model, voice, audioContext: () => this.audio() }));
       // The tap that starts a visit lets audio play: make the context now, inside it.
       this.audio();
     }
@@ -167,7 +206,7 @@ export class KioskServices {
   }
 
   private mic(): LazyMicrophone {
-    this.microphone ??= new LazyMicrophone(() => this.mark('vk:vad-default-speech-end'));
+    this.microphone ??= new LazyMicrophone(() => this.mark('vk:vad-default-speech-end'), this.mark);
     return this.microphone;
   }
 

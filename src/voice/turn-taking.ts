@@ -46,6 +46,24 @@ export const DEFAULT_DETECTOR: Readonly<DetectorSettings> = {
   maxTurnMs: 30_000,
 };
 
+/** How readily the microphone takes sound for speech: the operator's setting for a quiet or a loud room. */
+export type MicSensitivity = 'low' | 'normal' | 'high';
+
+/**
+ * The detector's thresholds for a sensitivity: `low` wants a clearer voice (a noisy hall, a
+ * kiosk by a door), `high` takes a softer one (a quiet room, a visitor who speaks low).
+ */
+export function detectorFor(sensitivity: MicSensitivity): DetectorSettings {
+  switch (sensitivity) {
+    case 'low':
+      return { ...DEFAULT_DETECTOR, speechThreshold: 0.7, speechThresholdWhileSpeaking: 0.8, silenceThreshold: 0.5 };
+    case 'high':
+      return { ...DEFAULT_DETECTOR, speechThreshold: 0.35, speechThresholdWhileSpeaking: 0.5, silenceThreshold: 0.25 };
+    case 'normal':
+      return DEFAULT_DETECTOR;
+  }
+}
+
 /** What kind of answer the kiosk is waiting for. */
 export type Expectation = 'free' | 'dictation';
 

@@ -10,7 +10,7 @@ import type { Microphone, VoiceFrame } from '../ports/microphone.ts';
 import { isAbort, ServiceError } from '../ports/service-error.ts';
 import type { LiveRecognizer, SegmentTranscriber, SpeechToText } from '../ports/speech-to-text.ts';
 import type { Speaker } from './speaker.ts';
-import { TurnTaker, DEFAULT_TURN_TAKING, type Expectation, type TurnEvent, type TurnTakingSettings } from './turn-taking.ts';
+import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, type DetectorSettings, type Expectation, type TurnEvent, type TurnTakingSettings } from './turn-taking.ts';
 
 /** The performance marks of the voice path (README: "Measuring the voice path"). */
 export type VoiceMark =
@@ -78,8 +78,10 @@ export class VoiceSession {
     private readonly speaker: Speaker,
     private readonly language: string,
     private readonly events: VoiceEvents,
+    /** how loud a frame must be to count as speech (the operator's microphone sensitivity) */
+    detector: DetectorSettings = DEFAULT_DETECTOR,
   ) {
-    this.turns = new TurnTaker(DEFAULT_TURN_TAKING, microphone?.frameMs ?? 32);
+    this.turns = new TurnTaker(DEFAULT_TURN_TAKING, microphone?.frameMs ?? 32, detector);
     if (!this.canListen) this.mic = 'unused';
   }
 

@@ -53,7 +53,7 @@ export interface Upstream {
 }
 
 /** The services (and actions, analytics) the kiosk is started with; those left out are not configured. */
-export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl'>>;
+export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin'>>;
 
 export interface ServerHarnessOptions {
   /** the start of the temporary site root's folder name */

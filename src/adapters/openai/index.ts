@@ -4,3 +4,4 @@
 export { OpenAIChatModel } from './chat-model.ts';
 export { OpenAISpeech } from './speech.ts';
 export { OpenAITranscriber } from './transcriber.ts';
+export { checkChat, checkSpeech, checkTranscription, type CheckResult } from './service-checks.ts';

@@ -18,6 +18,8 @@ export const MICROPHONE_CONSTRAINTS: MediaStreamConstraints = {
 export interface VadMicrophoneOptions {
   /** called when vad-web's own segmentation (default settings) ends a segment: for measurement */
   onDefaultSpeechEnd?: () => void;
+  /** records a step of getting ready to listen (`vk:detector-ready`, `vk:microphone-open`): for measurement */
+  mark?: (name: string) => void;
 }
 
 function microphoneError(error: unknown): ServiceError {
@@ -59,6 +61,7 @@ export class VadMicrophone implements Microphone {
     }
     try {
       await vad.start();
+      this.options.mark?.('vk:microphone-open');
     } catch (error) {
       // A MicVAD that failed to get the microphone cannot try again: make a new one next time.
       this.vad = null;
@@ -89,7 +92,10 @@ export class VadMicrophone implements Microphone {
         this.events?.frame({ samples: frame, probability: probabilities.isSpeech });
       },
       onSpeechEnd: () => this.options.onDefaultSpeechEnd?.(),
-    }).then((vad) => (this.vad = vad));
+    }).then((vad) => {
+      this.options.mark?.('vk:detector-ready');
+      return (this.vad = vad);
+    });
     return this.loading;
   }
 }

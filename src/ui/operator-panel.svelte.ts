@@ -1,0 +1,230 @@
+// The operator panel as the screen sees it: opened by holding a corner of the idle screen, then
+// the PIN (checked by the server), then the device's settings (kept in localStorage and applied
+// with a reload), a test of each service the server has, and full screen. It closes by itself
+// when left open and untouched, so a visitor never finds it.
+
+import { loadFlowFor } from '../adapters/flow-files.ts';
+import { checkSetting, effectiveSearch, readDeviceSettings, SETTING_NAMES, writeDeviceSettings, type DeviceSettings, type SettingName } from './device-settings.ts';
+import { operatorStatus, shownDuration, unlockOperator, type OperatorStatus, type UnlockAnswer } from './operator-access.ts';
+import type { ServiceCheck } from './services.svelte.ts';
+
+/**
+ * - `closed`: nothing shown
+ * - `asking`: the server is asked whether a PIN is set
+ * - `refused`: no panel (no PIN set, or the server out of reach); `message` says which
+ * - `pin`: the PIN pad
+ * - `open`: the settings
+ */
+export type PanelStage = 'closed' | 'asking' | 'refused' | 'pin' | 'open';
+
+export type ServiceName = 'llm' | 'stt' | 'tts';
+
+/** What the panel needs from the rest of the kiosk (the page's own in the app; fakes in tests). */
+export interface PanelHooks {
+  status(): Promise<OperatorStatus>;
+  unlock(pin: string): Promise<UnlockAnswer>;
+  /** the test of one service; null when the server has none */
+  check(service: ServiceName): Promise<ServiceCheck | null>;
+  /** applies saved settings (the page reloads) */
+  apply(): void;
+  /** the page's address query, whose settings win over the kept ones */
+  address: string;
+  /** how long the panel stays open untouched (default 2 minutes) */
+  idleMs?: number;
+}
+
+export interface CheckState {
+  running: boolean;
+  ok: boolean | null;
+  text: string;
+}
+
+const IDLE_MS = 120_000;
+/** How long "no operator PIN is set" stays on the idle screen. */
+const REFUSAL_MS = 8_000;
+
+export class OperatorPanel {
+  stage = $state<PanelStage>('closed');
+  /** a sentence for the operator: why there is no panel, what the PIN came to */
+  message = $state<string | null>(null);
+  /** the PIN pad refuses input while the server's lock lasts */
+  locked = $state(false);
+  busy = $state(false);
+  draft = $state<Record<SettingName, string>>(emptyDraft());
+  errors = $state<Partial<Record<SettingName, string>>>({});
+  /** what saving came to, when it did not reload */
+  saveError = $state<string | null>(null);
+  checks = $state<Partial<Record<ServiceName, CheckState>>>({});
+  /** the settings the page address sets: they win over the panel's */
+  readonly fromAddress: SettingName[];
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly hooks: PanelHooks) {
+    this.fromAddress = effectiveSearch(hooks.address, {}).fromAddress;
+  }
+
+  /** The corner was held long enough: asks the server whether there is a panel to open. */
+  async open(): Promise<void> {
+    if (this.stage !== 'closed') return;
+    this.stage = 'asking';
+    this.message = null;
+    const status = await this.hooks.status();
+    if (this.stage !== 'asking') return;
+    if ('unreachable' in status) {
+      console.warn(`kiosk: the operator panel needs the kiosk's server (${status.unreachable})`);
+      return this.refuse("The operator panel needs the kiosk's server, which does not answer right now. Try again when the network is back.");
+    }
+    if (!status.pinSet) return this.refuse('No operator PIN is set on this kiosk, so there is no operator panel. Set OPERATOR_PIN on its server.');
+    this.stage = 'pin';
+    this.locked = status.lockedForSeconds > 0;
+    if (this.locked) this.message = `Locked after too many wrong PINs. Try again in ${shownDuration(status.lockedForSeconds)}.`;
+    this.touch();
+  }
+
+  async submitPin(pin: string): Promise<void> {
+    if (this.stage !== 'pin' || this.busy) return;
+    this.touch();
+    if (!/^\d{4,12}$/.test(pin)) {
+      this.message = 'The PIN is 4 to 12 digits.';
+      return;
+    }
+    this.busy = true;
+    const answer = await this.hooks.unlock(pin).finally(() => (this.busy = false));
+    if (this.stage !== 'pin') return;
+    if (answer.ok) {
+      this.message = null;
+      this.draft = { ...emptyDraft(), ...readDeviceSettings() };
+      this.errors = {};
+      this.stage = 'open';
+      return;
+    }
+    switch (answer.reason) {
+      case 'wrong_pin':
+        this.message = `That PIN is not right. ${answer.triesLeft} ${answer.triesLeft === 1 ? 'try' : 'tries'} left before the panel locks.`;
+        break;
+      case 'locked':
+        this.locked = true;
+        this.message = `Locked after too many wrong PINs. Try again in ${shownDuration(answer.retryAfterSeconds)}.`;
+        break;
+      case 'no_pin':
+        this.refuse('No operator PIN is set on this kiosk, so there is no operator panel. Set OPERATOR_PIN on its server.');
+        break;
+      case 'unreachable':
+        this.message = "The kiosk's server does not answer, so the PIN cannot be checked. Try again in a moment.";
+        break;
+    }
+  }
+
+  /** Checks every setting, tries the flow, keeps them and applies them; with a problem, keeps the panel open and says what. */
+  async save(): Promise<void> {
+    if (this.stage !== 'open' || this.busy) return;
+    this.touch();
+    const errors: Partial<Record<SettingName, string>> = {};
+    for (const name of SETTING_NAMES) {
+      const problem = checkSetting(name, this.draft[name]);
+      if (problem) errors[name] = problem;
+    }
+    this.errors = errors;
+    this.saveError = null;
+    if (Object.keys(errors).length > 0) return;
+    const settings: DeviceSettings = { ...this.draft };
+    this.busy = true;
+    try {
+      const flow = this.draft.flow.trim();
+      if (flow && !this.fromAddress.includes('flow')) {
+        const tried = await loadFlowFor(`?${new URLSearchParams({ flow })}`);
+        if (!tried.loaded) {
+          const first = tried.diagnostics.find((d) => d.severity === 'error');
+          this.errors = { flow: `This flow does not load: ${first?.message ?? 'it has errors'}. The kiosk keeps its current flow.` };
+          return;
+        }
+      }
+      writeDeviceSettings(settings);
+    } catch (error) {
+      this.saveError = `The settings could not be kept on this device: ${(error as Error).message}.`;
+      return;
+    } finally {
+      this.busy = false;
+    }
+    this.close();
+    this.hooks.apply();
+  }
+
+  async test(service: ServiceName): Promise<void> {
+    this.touch();
+    if (this.checks[service]?.running) return;
+    this.checks[service] = { running: true, ok: null, text: 'Testing…' };
+    let result: ServiceCheck | null;
+    try {
+      result = await this.hooks.check(service);
+    } catch (error) {
+      result = { ok: false, text: `Not working: ${(error as Error).message}.` };
+    }
+    this.checks[service] = result ? { running: false, ok: result.ok, text: result.text } : { running: false, ok: null, text: 'Not configured on the kiosk’s server.' };
+  }
+
+  /** Asks the browser for full screen (this must run inside the operator's tap). */
+  fullscreen(): void {
+    this.touch();
+    const root = document.documentElement;
+    if (document.fullscreenElement) {
+      void document.exitFullscreen().catch(() => undefined);
+      return;
+    }
+    if (!root.requestFullscreen) {
+      this.saveError = 'This browser does not offer full screen; install the kiosk as an app instead.';
+      return;
+    }
+    root.requestFullscreen().catch((error: unknown) => {
+      this.saveError = `The browser refused full screen (${(error as Error).message}).`;
+    });
+  }
+
+  /** Any tap or key in the panel: it stays open a while longer. */
+  touch(): void {
+    clearTimeout(this.closeTimer);
+    if (this.stage === 'pin' || this.stage === 'open') {
+      this.closeTimer = setTimeout(() => this.close(), this.hooks.idleMs ?? IDLE_MS);
+    }
+  }
+
+  close(): void {
+    clearTimeout(this.closeTimer);
+    this.stage = 'closed';
+    this.message = null;
+    this.locked = false;
+    this.busy = false;
+    this.errors = {};
+    this.saveError = null;
+    this.checks = {};
+    this.draft = emptyDraft();
+  }
+
+  /** The value the page address gives `name`, which wins over the panel's; null when it gives none. */
+  addressValue(name: SettingName): string | null {
+    return new URLSearchParams(this.hooks.address).get(name);
+  }
+
+  /** No panel: the reason shows for a few seconds, then goes. */
+  private refuse(message: string): void {
+    this.stage = 'refused';
+    this.message = message;
+    clearTimeout(this.closeTimer);
+    this.closeTimer = setTimeout(() => this.close(), REFUSAL_MS);
+  }
+}
+
+function emptyDraft(): Record<SettingName, string> {
+  return Object.fromEntries(SETTING_NAMES.map((name) => [name, ''])) as Record<SettingName, string>;
+}
+
+/** The hooks of the real page: its server, its services, a reload. */
+export function pageHooks(check: PanelHooks['check']): PanelHooks {
+  return {
+    status: () => operatorStatus(),
+    unlock: (pin) => unlockOperator(pin),
+    check,
+    apply: () => location.reload(),
+    address: location.search,
+  };
+}

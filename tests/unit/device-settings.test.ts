@@ -1,0 +1,118 @@
+// The operator's settings kept on the device: what is accepted (and the words for what is not),
+// the address winning over them, what survives a damaged store, the visitor wipe leaving them
+// alone, and the voice settings read from the query.
+
+import { describe, expect, it } from 'vitest';
+import {
+  checkSetting,
+  clearVisitorStorage,
+  DEVICE_SETTINGS_KEY,
+  effectiveSearch,
+  readDeviceSettings,
+  writeDeviceSettings,
+  type StorageLike,
+} from '../../src/ui/device-settings.ts';
+import { voiceSettingsFrom } from '../../src/ui/kiosk-settings.ts';
+
+class MemoryStorage implements StorageLike {
+  readonly items = new Map<string, string>();
+  get length(): number {
+    return this.items.size;
+  }
+  key(i: number): string | null {
+    return [...this.items.keys()][i] ?? null;
+  }
+  getItem(k: string): string | null {
+    return this.items.get(k) ?? null;
+  }
+  setItem(k: string, v: string): void {
+    this.items.set(k, v);
+  }
+  removeItem(k: string): void {
+    this.items.delete(k);
+  }
+  clear(): void {
+    this.items.clear();
+  }
+}
+
+describe('checkSetting', () => {
+  it.each([
+    ['flow', 'clinic-checkin'],
+    ['flow', 'https://flows.example/desk.yaml'],
+    ['flow', '/flows/desk.yaml'],
+    ['language', 'en-GB'],
+    ['voice', 'af_heart'],
+    ['mic_sensitivity', 'high'],
+    ['idle_seconds', '45'],
+    ['idle_grace_seconds', '5'],
+    ['end_seconds', '600'],
+    ['end_seconds', ''],
+  ] as const)('keeps %s = %j', (name, value) => {
+    expect(checkSetting(name, value)).toBeNull();
+  });
+
+  it.each([
+    ['flow', 'clinic', 'A flow is one of clinic-checkin, onboarding, visitor-signin, or an address starting with https://'],
+    ['flow', 'ftp://x', 'A flow is one of'],
+    ['language', 'english please', 'A language is a tag such as en, en-GB or fr-CA.'],
+    ['voice', 'a voice', 'A voice is a name the speech service knows'],
+    ['mic_sensitivity', 'max', 'Microphone sensitivity is low, normal or high.'],
+    ['idle_seconds', '5', 'The wait before "Are you still there?" is a whole number of seconds from 10 to 3600.'],
+    ['idle_seconds', '12.5', 'from 10 to 3600'],
+    ['end_seconds', '1e3', 'The time the end screen stays is a whole number of seconds from 3 to 600.'],
+  ] as const)('refuses %s = %j, saying what it takes', (name, value, words) => {
+    expect(checkSetting(name, value)).toContain(words);
+  });
+});
+
+describe('kept settings', () => {
+  it('are written without blanks and read back', () => {
+    const storage = new MemoryStorage();
+    writeDeviceSettings({ flow: ' clinic-checkin ', voice: '', idle_seconds: '45' }, storage);
+    expect(JSON.parse(storage.getItem(DEVICE_SETTINGS_KEY)!)).toEqual({ flow: 'clinic-checkin', idle_seconds: '45' });
+    expect(readDeviceSettings(storage)).toEqual({ flow: 'clinic-checkin', idle_seconds: '45' });
+  });
+
+  it('read as none when damaged, and without the values that are not valid', () => {
+    const storage = new MemoryStorage();
+    storage.setItem(DEVICE_SETTINGS_KEY, '{not json');
+    expect(readDeviceSettings(storage)).toEqual({});
+    storage.setItem(DEVICE_SETTINGS_KEY, JSON.stringify({ flow: 'onboarding', idle_seconds: '2', voice: 7, other: 'x' }));
+    expect(readDeviceSettings(storage)).toEqual({ flow: 'onboarding' });
+    expect(readDeviceSettings(null)).toEqual({});
+  });
+
+  it('cannot be written where the browser keeps nothing', () => {
+    expect(() => writeDeviceSettings({ flow: 'onboarding' }, null)).toThrow('keeps nothing');
+  });
+
+  it('fill in what the address leaves out; the address wins and is named', () => {
+    const kept = { flow: 'clinic-checkin', idle_seconds: '45', voice: 'nova' };
+    expect(effectiveSearch('?flow=visitor-signin&end_seconds=5', kept)).toEqual({
+      search: '?flow=visitor-signin&end_seconds=5&voice=nova&idle_seconds=45',
+      fromAddress: ['flow', 'end_seconds'],
+    });
+    expect(effectiveSearch('', {})).toEqual({ search: '', fromAddress: [] });
+  });
+
+  it('outlive the visitor wipe, which clears everything else', () => {
+    const local = new MemoryStorage();
+    const session = new MemoryStorage();
+    writeDeviceSettings({ flow: 'clinic-checkin' }, local);
+    local.setItem('draft', 'Maria Garcia');
+    local.setItem('resume', '{"name":"Maria"}');
+    session.setItem('draft', 'Maria Garcia');
+    clearVisitorStorage(local, session);
+    expect([...local.items.keys()]).toEqual([DEVICE_SETTINGS_KEY]);
+    expect(session.length).toBe(0);
+  });
+});
+
+describe('voiceSettingsFrom', () => {
+  it('reads language, voice and sensitivity, and drops what is malformed', () => {
+    expect(voiceSettingsFrom('?language=fr-CA&voice=nova&mic_sensitivity=low')).toEqual({ language: 'fr-CA', voice: 'nova', sensitivity: 'low' });
+    expect(voiceSettingsFrom('?language=<b>&voice=a%20b&mic_sensitivity=loud')).toEqual({ language: null, voice: null, sensitivity: 'normal' });
+    expect(voiceSettingsFrom('')).toEqual({ language: null, voice: null, sensitivity: 'normal' });
+  });
+});

@@ -1,0 +1,130 @@
+// The operator's PIN on the kiosk's server: OPERATOR_PIN's format, the yes-or-no check, the lock
+// after repeated wrong tries (longer each time, refusing even the right PIN while it lasts), the
+// routes as the page calls them, and the PIN in no answer and no log line.
+
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '../../server/config.ts';
+import { OperatorGate } from '../../server/operator.ts';
+import { useServerHarness } from '../support/server-harness.ts';
+
+const PIN = '947261';
+
+describe('OPERATOR_PIN', () => {
+  it('is absent when unset or blank: no operator panel', () => {
+    expect(readConfig({}).operatorPin).toBeUndefined();
+    expect(readConfig({ OPERATOR_PIN: '  ' }).operatorPin).toBeUndefined();
+  });
+
+  it('takes 4 to 12 digits, trimmed', () => {
+    expect(readConfig({ OPERATOR_PIN: ' 1234 ' }).operatorPin).toBe('1234');
+    expect(readConfig({ OPERATOR_PIN: '123456789012' }).operatorPin).toBe('123456789012');
+  });
+
+  it.each(['123', '1234567890123', '12a4', '12 34', '-1234'])('refuses %j, saying what it must be', (pin) => {
+    expect(() => readConfig({ OPERATOR_PIN: pin })).toThrow(ConfigError);
+    expect(() => readConfig({ OPERATOR_PIN: pin })).toThrow('OPERATOR_PIN must be 4 to 12 digits (0-9)');
+  });
+});
+
+describe('OperatorGate', () => {
+  function gate(options: { maxTries?: number; lockMs?: number; maxLockMs?: number } = {}) {
+    const clock = { ms: 1_000_000 };
+    return { clock, gate: new OperatorGate(PIN, { maxTries: 3, lockMs: 60_000, ...options, now: () => clock.ms }) };
+  }
+
+  it('says yes to the PIN and no to anything else, counting down the tries', () => {
+    const { gate: g } = gate();
+    expect(g.unlock('000000')).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 2 });
+    expect(g.unlock(`${PIN}0`)).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 1 });
+    expect(g.unlock(PIN)).toEqual({ ok: true });
+    // The right PIN starts the count again.
+    expect(g.unlock('')).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 2 });
+  });
+
+  it('locks after the last wrong try, refuses even the right PIN while locked, and opens when the lock runs out', () => {
+    const { gate: g, clock } = gate();
+    g.unlock('1');
+    g.unlock('2');
+    expect(g.unlock('3')).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 60 });
+    expect(g.lockedForSeconds).toBe(60);
+    clock.ms += 59_500;
+    expect(g.unlock(PIN)).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 1 });
+    clock.ms += 500;
+    expect(g.lockedForSeconds).toBe(0);
+    expect(g.unlock(PIN)).toEqual({ ok: true });
+  });
+
+  it('locks for twice as long each time, up to the longest lock, until the right PIN is given', () => {
+    const { gate: g, clock } = gate({ maxLockMs: 200_000 });
+    const lockOnce = () => {
+      g.unlock('1');
+      g.unlock('2');
+      const result = g.unlock('3');
+      clock.ms += g.lockedForSeconds * 1000;
+      return result;
+    };
+    expect([lockOnce(), lockOnce(), lockOnce(), lockOnce()].map((r) => (r.ok ? 0 : 'retryAfterSeconds' in r ? r.retryAfterSeconds : -1))).toEqual([60, 120, 200, 200]);
+    expect(g.unlock(PIN)).toEqual({ ok: true });
+    expect(lockOnce()).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 60 });
+  });
+
+  it('has nothing to unlock without a PIN', () => {
+    const g = new OperatorGate(undefined);
+    expect(g.pinSet).toBe(false);
+    expect(g.unlock('')).toEqual({ ok: false, reason: 'no_pin' });
+  });
+});
+
+describe('/api/operator', () => {
+  const { logs, seen, startKiosk } = useServerHarness({ rootPrefix: 'kiosk-operator-', secrets: [PIN] });
+
+  async function call(base: string, path: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+    const response = await fetch(base + path, init);
+    const text = await response.text();
+    seen.push(text);
+    return { status: response.status, headers: response.headers, body: JSON.parse(text) as Record<string, unknown> };
+  }
+  const unlock = (base: string, pin: unknown) =>
+    call(base, '/api/operator/unlock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pin }) });
+
+  it('tells the page whether a PIN is set, and nothing more', async () => {
+    expect((await call(await startKiosk({ operatorPin: PIN }), '/api/operator')).body).toEqual({ pin_set: true, locked_for_seconds: 0 });
+    expect((await call(await startKiosk({}), '/api/operator')).body).toEqual({ pin_set: false, locked_for_seconds: 0 });
+  });
+
+  it('answers yes to the PIN and no, with the tries left, to a wrong one', async () => {
+    const base = await startKiosk({ operatorPin: PIN });
+    expect(await unlock(base, '111111')).toMatchObject({ status: 403, body: { ok: false, error: 'wrong_pin', tries_left: 4 } });
+    expect(await unlock(base, PIN)).toMatchObject({ status: 200, body: { ok: true } });
+    expect(logs).toEqual(['[operator] wrong PIN (4 tries left before a lock)', '[operator] panel unlocked']);
+  });
+
+  it('locks after five wrong PINs, with Retry-After, and says so on GET', async () => {
+    const base = await startKiosk({ operatorPin: PIN });
+    for (let i = 0; i < 4; i++) expect((await unlock(base, `00000${i}`)).status).toBe(403);
+    const locked = await unlock(base, '000009');
+    expect(locked).toMatchObject({ status: 429, body: { ok: false, error: 'locked', retry_after_seconds: 300 } });
+    expect(locked.headers.get('retry-after')).toBe('300');
+    expect((await unlock(base, PIN)).status).toBe(429);
+    expect((await call(base, '/api/operator')).body).toMatchObject({ pin_set: true, locked_for_seconds: 300 });
+  });
+
+  it('takes the lock settings the server is given', async () => {
+    const base = await startKiosk({ operatorPin: PIN }, { operator: { maxTries: 1, lockMs: 2000 } });
+    expect(await unlock(base, '0000')).toMatchObject({ status: 429, body: { retry_after_seconds: 2 } });
+  });
+
+  it('refuses what is not a PIN request, without counting it as a try', async () => {
+    const base = await startKiosk({ operatorPin: PIN });
+    expect((await call(base, '/api/operator/unlock')).status).toBe(405);
+    expect((await call(base, '/api/operator/unlock', { method: 'POST', body: JSON.stringify({ pin: PIN }) })).body).toMatchObject({ error: 'not_json' });
+    expect((await unlock(base, 1234)).body).toMatchObject({ error: 'invalid_request' });
+    expect((await call(base, '/api/operator/unlock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(2000) })).status).toBe(413);
+    expect((await call(base, '/api/operator/other')).status).toBe(404);
+    expect(await unlock(base, '0000')).toMatchObject({ body: { tries_left: 4 } });
+  });
+
+  it('has no panel to unlock without a PIN', async () => {
+    expect(await unlock(await startKiosk({}), '1234')).toMatchObject({ status: 404, body: { ok: false, error: 'no_pin' } });
+  });
+});
