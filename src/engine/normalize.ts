@@ -196,13 +196,20 @@ function normalizeHooks(raw: unknown, at: SourcePath): HookAction[] {
   });
 }
 
+/** The id an option entry stands for (a plain value, or `id`, `value` or `label`), if it has one. */
+export function optionId(o: unknown): string | undefined {
+  if (typeof o === 'string') return o;
+  if (typeof o === 'number' || typeof o === 'boolean') return String(o);
+  const x = asObj(o);
+  return asStr(x['id']) ?? asStr(x['value']) ?? asStr(x['label']);
+}
+
 function normalizeOptions(raw: unknown): ChoiceOption[] {
   return asArr(raw).flatMap((o): ChoiceOption[] => {
-    if (typeof o === 'string') return [{ id: o, label: o }];
-    if (typeof o === 'number' || typeof o === 'boolean') return [{ id: String(o), label: String(o) }];
-    const x = asObj(o);
-    const id = asStr(x['id']) ?? asStr(x['value']) ?? asStr(x['label']);
+    const id = optionId(o);
     if (id === undefined) return [];
+    if (!isObj(o)) return [{ id, label: id }];
+    const x = o;
     return [
       {
         id,

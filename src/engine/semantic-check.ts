@@ -20,6 +20,7 @@ import {
 import { templateNames } from './interpolate.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
+import { checkUniqueIds } from './unique-ids.ts';
 
 /** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
 function checkTurnTaking(r: Reporter, t: TurnTakingDef, at: SourcePath): void {
@@ -221,6 +222,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
     }
   }
 
+  checkUniqueIds(r);
   checkGraph(r, flow);
   for (const v of Object.values(flow.variables)) {
     if (v.required && v.default === undefined && !setAnywhere(v.name, cat)) {
