@@ -26,6 +26,7 @@ export const DIAGNOSTIC_CODES = {
   'duplicate-key': 'a key given twice in one mapping',
   'too-deep': 'mappings and lists nested deeper than the limit (64 levels)',
   'too-large': 'a file larger than the limit (256 KiB)',
+  'tool-from-other-state': 'a state lists a tool that only another state defines',
   'duplicate-id': 'a field, option or action id given twice in one list',
 } as const;
 

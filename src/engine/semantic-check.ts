@@ -8,6 +8,7 @@ import {
   ERROR,
   TURN_TAKING_DEFAULTS,
   resolveTool,
+  toolOfAnotherState,
   type Branch,
   type Condition,
   type Flow,
@@ -93,7 +94,10 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   };
 
   if (flow.stateOrder.length > 0) {
-    checkTarget(flow.initial, ['initial' in (r.src.data as object) ? 'initial' : 'initial_state']);
+    const initialAt = [typeof own(r.src.data as Record<string, unknown>, 'initial') === 'string' ? 'initial' : 'initial_state'];
+    if (flow.initial === END || flow.initial === ERROR) {
+      r.error('bad-value', initialAt, `a visit cannot start in "${flow.initial}": ${initialAt[0]} must name a state of this flow`);
+    } else checkTarget(flow.initial, initialAt);
   }
   if (flow.settings.onTimeout) checkTarget(flow.settings.onTimeout, ['settings', 'on_timeout']);
   if (flow.settings.onError) checkTarget(flow.settings.onError, ['settings', 'on_error']);
@@ -115,7 +119,10 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
     const offered = new Set(cat.offered.get(s.id) ?? []);
     // Tools listed for the LLM must be defined.
     s.agent.tools.forEach((name, i) => {
-      if (!resolveTool(flow, s, name)) {
+      const elsewhere = own(s.tools, name) || own(flow.tools, name) ? undefined : toolOfAnotherState(flow, name);
+      if (elsewhere) {
+        r.warn('tool-from-other-state', [...at, 'agent', 'tools', i], `tool "${name}" is defined in the tools of state "${elsewhere.state}", not in this state's or the flow's; it is used from there, but move it to the flow's tools (top-level "tools:") so every state shares one definition`);
+      } else if (!resolveTool(flow, s, name)) {
         const defined = [...Object.keys(s.tools), ...Object.keys(flow.tools)];
         r.error('unknown-tool', [...at, 'agent', 'tools', i], `tool "${name}" is not defined in this state's tools or the flow's tools${didYouMean(name, defined)}`);
       }
