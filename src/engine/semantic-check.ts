@@ -19,6 +19,7 @@ import {
   type TurnTakingDef,
 } from './flow.ts';
 import { templateNames } from './interpolate.ts';
+import { slowPatternProblem } from './pattern-safety.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
 import { checkUniqueIds } from './unique-ids.ts';
@@ -78,13 +79,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       return;
     }
     checkVar(g.variable, [...g.at, 'variable'], 'a guard');
-    if (g.operator === 'matches' && typeof g.value === 'string') {
-      try {
-        new RegExp(g.value);
-      } catch (e) {
-        r.error('bad-pattern', [...g.at, 'value'], `guard pattern does not compile: ${regExpProblem(e)}`);
-      }
-    }
+    if (g.operator === 'matches' && typeof g.value === 'string') compiles(g.value, [...g.at, 'value'], 'i', 'guard pattern');
   };
   const checkBranches = (bs: readonly Branch[]) => {
     for (const b of bs) {
@@ -109,6 +104,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   function checkTool(name: string, t: ToolDef): void {
     checkTemplate(t.summary, [...t.at, 'summary'], `the summary of ${name}`);
     checkTemplate(t.speechCue, [...t.at, 'speech_cue'], `the speech cue of ${name}`);
+    for (const p of t.parameters) if (p.pattern !== undefined) compiles(p.pattern, [...p.at, 'pattern'], '', 'parameter pattern');
     for (const [param, patterns] of Object.entries(t.autoExtract)) {
       patterns.forEach((p, i) => compiles(p, [...t.at, 'auto_extract', param, 'patterns', i]));
     }
@@ -220,13 +216,18 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
     return key ? [...s.at, 'ui', key] : [...s.at, 'ui'];
   }
 
-  function compiles(pattern: string, path: SourcePath): RegExp | undefined {
+  /** The compiled pattern; a pattern that does not compile, or could hang the kiosk, is an error. */
+  function compiles(pattern: string, path: SourcePath, flags = 'i', what = 'pattern'): RegExp | undefined {
+    let re: RegExp;
     try {
-      return new RegExp(pattern, 'i');
+      re = new RegExp(pattern, flags);
     } catch (e) {
-      r.error('bad-pattern', path, `pattern does not compile: ${regExpProblem(e)}`);
+      r.error('bad-pattern', path, `${what} does not compile: ${regExpProblem(e)}`);
       return undefined;
     }
+    const slow = slowPatternProblem(pattern);
+    if (slow) r.error('slow-pattern', path, `${what} can take seconds on some input: ${slow}`);
+    return re;
   }
 
   checkUniqueIds(r);

@@ -2,7 +2,7 @@
 // against a variable's or parameter's type. Conversion is lossless or it fails.
 
 import type { ParamDef, ValueType } from './flow.ts';
-import { MAX_DEPTH, tooDeep } from './limits.ts';
+import { MAX_DEPTH, MAX_TEXT_CHARS, tooDeep } from './limits.ts';
 import { pattern } from './patterns.ts';
 
 export type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
@@ -74,6 +74,9 @@ export function convertValue(type: ValueType, raw: unknown, enumValues?: readonl
 
 /** Checks one argument against its parameter: type, enum, pattern, min and max. */
 export function checkParam(p: ParamDef, raw: unknown): Converted {
+  if (typeof raw === 'string' && raw.length > MAX_TEXT_CHARS) {
+    return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
+  }
   const c = convertValue(p.type, raw, p.enum);
   if (!c.ok) return c;
   const v = c.value;
