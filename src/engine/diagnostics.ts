@@ -28,6 +28,7 @@ export const DIAGNOSTIC_CODES = {
   'too-deep': 'mappings and lists nested deeper than the limit (64 levels)',
   'too-large': 'a file larger than the limit (256 KiB)',
   'tool-from-other-state': 'a state lists a tool that only another state defines',
+  'type-mismatch': 'a parameter, default or set value of another type than its variable',
   'duplicate-id': 'a field, option or action id given twice in one list',
 } as const;
 

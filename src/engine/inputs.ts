@@ -233,7 +233,7 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
   if (!tool?.http) return;
   for (const [variable, path] of Object.entries(tool.http.capture)) {
     const value = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? own(o as Record<string, unknown>, k) : undefined), done.data);
-    if (value !== undefined) t.setValue(variable, value, 'action');
+    if (value !== undefined) t.setConverted(variable, value, 'action');
   }
   t.system(`[flow engine] ${run.tool} completed.`);
   afterTool(t, tool);

@@ -217,26 +217,27 @@ const SAMPLE = [
   ...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)),
   ...'éèñüößçøåÅÉÑæœłşğıİ€£¥§°±×÷µ\u00a0\u2028\u2029\u3000中文字あア한ĀЖжαΩ',
 ];
-const setTests = new Map<string, (ch: string) => boolean>();
+const members = new Map<string, boolean[]>();
 
-function tester(src: string): (ch: string) => boolean {
-  let t = setTests.get(src);
-  if (!t) {
-    let re: RegExp | null = null;
+/** Which sample characters the character set matches (kept: the same sets come back often). */
+function sampleOf(src: string): boolean[] {
+  let m = members.get(src);
+  if (!m) {
+    let re: RegExp | null;
     try {
       re = new RegExp(`^(?:${src})$`, 'i');
     } catch {
       re = null;
     }
-    t = re ? (ch) => re.test(ch) : () => true;
-    setTests.set(src, t);
+    m = SAMPLE.map((ch) => re === null || re.test(ch));
+    members.set(src, m);
   }
-  return t;
+  return m;
 }
 
 function overlap(a: string, b: string): boolean {
-  const [ta, tb] = [tester(a), tester(b)];
-  return SAMPLE.some((ch) => ta(ch) && tb(ch));
+  const [ma, mb] = [sampleOf(a), sampleOf(b)];
+  return ma.some((hit, i) => hit && mb[i]);
 }
 
 // ------------------------------------------------------------------ the check

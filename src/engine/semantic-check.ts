@@ -22,6 +22,7 @@ import { templateNames } from './interpolate.ts';
 import { slowPatternProblem } from './pattern-safety.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
+import { checkTypes } from './type-check.ts';
 import { checkUniqueIds } from './unique-ids.ts';
 
 /** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
@@ -231,6 +232,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   }
 
   checkUniqueIds(r);
+  checkTypes(r, flow, cat);
   checkGraph(r, flow);
   for (const v of Object.values(flow.variables)) {
     if (v.required && v.default === undefined && !setAnywhere(v.name, cat)) {

@@ -160,6 +160,26 @@ export class Turn {
     this.emit({ type: 'flow_variable', name, value, status, source });
   }
 
+  /**
+   * Sets a value the flow or a service gives (a `set`, an HTTP capture) converted to the
+   * variable's type; null stores null, as before. One that does not convert is not stored, and
+   * the LLM is told why. Returns whether it was stored.
+   */
+  setConverted(name: string, value: unknown, source: FlowVariableMessage['source'], confirmed = false): boolean {
+    // Text for a text variable is kept as written (its spaces too).
+    if (value === null || value === undefined || (typeof value === 'string' && (this.cat.variables.get(name)?.type ?? 'string') === 'string')) {
+      this.setValue(name, value, source, confirmed);
+      return true;
+    }
+    const c = this.convert(name, value);
+    if (!c.ok) {
+      this.system(`[flow engine] ${name} was not set (${source}): ${c.problem}.`);
+      return false;
+    }
+    this.setValue(name, c.value, source, confirmed);
+    return true;
+  }
+
   clearValue(name: string, source: FlowVariableMessage['source']): void {
     const had = Object.hasOwn(this.s.values, name);
     delete this.s.values[name];
