@@ -3,6 +3,7 @@
 // arguments have a length cap, so even an accepted pattern only ever sees a short text. The cap
 // tests time nothing: they show that text past the cap never reaches a pattern.
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readConversation } from '../../src/adapters/offline-agent/conversation.ts';
 import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
@@ -62,6 +63,23 @@ describe('slowPatternProblem', () => {
     '\\(a+\\)+',
   ])('accepts %s', (source) => {
     expect(slowPatternProblem(source)).toBeUndefined();
+  });
+
+  it('answers for any pattern that compiles, never throwing', () => {
+    const piece = fc.constantFrom('a', '\\w', '\\d', '.', '[a-z]', '[^]', '(', ')', '(?:', '(?=', '(?<n>', '|', '*', '+', '?', '{2}', '{1,}', '{', '}', '^', '$', '\\b', '\\1', '\\', ' ', ']', '[');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const source = pieces.join('');
+        try {
+          new RegExp(source, 'i');
+        } catch {
+          return;
+        }
+        const answer = slowPatternProblem(source);
+        expect(answer === undefined || typeof answer === 'string').toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('passes every pattern of the example flows', () => {
