@@ -9,6 +9,7 @@ import { shownValues } from './shown-values.ts';
 import { convertValue, type Converted } from './values.ts';
 import type { Flow, StateDef } from './flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
+import { MAX_TEXT_CHARS } from './limits.ts';
 import { copy, dict } from './records.ts';
 
 export interface PendingAction {
@@ -132,8 +133,15 @@ export class Turn {
     return `${prefix}_${this.s.seq}`;
   }
 
-  /** A raw value (a transcript's capture, a form's text) converted to the variable's type. */
+  /**
+   * A raw value (a transcript's capture, a form's text) converted to the variable's type. A text
+   * longer than MAX_TEXT_CHARS is refused, as an utterance or a tool's argument would be, so no
+   * guard pattern ever runs on a longer one.
+   */
   convert(name: string, raw: unknown): Converted {
+    if (typeof raw === 'string' && raw.length > MAX_TEXT_CHARS) {
+      return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
+    }
     const info = this.cat.variables.get(name);
     return convertValue(info?.type ?? 'string', raw, info?.enum);
   }

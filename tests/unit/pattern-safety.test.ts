@@ -148,6 +148,26 @@ states:
   });
 });
 
+describe('form value cap', () => {
+  it('blocks a typed value past the cap as invalid_input and keeps nothing of it', () => {
+    const h = startFlow(`
+id: form
+states:
+  ask:
+    ui: { artifact_type: form, fields: [ { id: note, label: Note } ] }
+    transitions:
+      on_ui_event:
+        form_submit:
+          - { target: __end__, guard: { all: [ { variable: note, operator: matches, value: "z$" } ] } }
+`);
+    expect(only(h.ui('form_submit', { values: { note: `${'n'.repeat(MAX_TEXT_CHARS)}z` } }), 'transition_blocked')).toMatchObject({ reason: 'invalid_input' });
+    h.ui('field_change', { variable: 'note', value: `${'n'.repeat(MAX_TEXT_CHARS)}z` });
+    expect(h.engine.view.values).toEqual({});
+    h.ui('form_submit', { values: { note: `${'n'.repeat(MAX_TEXT_CHARS - 1)}z` } });
+    expect(h.engine.view.ended).toBe(true);
+  });
+});
+
 describe('text argument cap', () => {
   const FLOW = `
 id: capped
