@@ -12,6 +12,7 @@ import type { EngineInput, EngineMessage } from '../src/engine/messages.ts';
 import { VirtualClock } from '../src/ports/clock.ts';
 import { buildBaselineMachine, type BaselineEvent } from './baseline-machine.ts';
 import { ADVANCE_TOOL, chainSteps, flowYaml, walk, type Step, type WalkEvent } from './generate-flow.ts';
+import { worstCappedPattern } from './patterns.ts';
 import { quantile } from './stats.ts';
 
 const STATE_COUNT = 200;
@@ -224,6 +225,9 @@ function main(): void {
   console.log('');
   console.log('XState = the same chain hand-written with setup().createMachine(), see bench/baseline-machine.ts.');
   console.log('ops/s = runs per second, or events per second for the walk; VFDL/XState = ratio of the medians.');
+  console.log('');
+  const worst = worstCappedPattern();
+  console.log(`slowest accepted pattern on a capped utterance: ${worst.ms.toFixed(1)} ms (/${worst.pattern}/i on ${worst.text}); see bench/patterns.ts`);
 }
 
 main();

@@ -16,7 +16,8 @@ export const DIAGNOSTIC_CODES = {
   'unknown-tool': 'a tool is listed or mapped but defined nowhere',
   'unknown-variable': 'a variable is referred to but never declared or set',
   'ungated-capture': 'a gated variable that nothing in its state can set',
-  'bad-pattern': 'an on_utterance pattern that does not compile or has too few groups',
+  'bad-pattern': 'a pattern that does not compile, or an on_utterance pattern with too few groups',
+  'slow-pattern': 'a pattern whose matching can take seconds on some input (nested or overlapping repetition)',
   'tool-name-collision': 'a generated tool name collides with another tool',
   'unreachable-state': 'a state that cannot be reached from the initial state',
   'no-end': 'no path from the initial state reaches an end',
@@ -26,6 +27,9 @@ export const DIAGNOSTIC_CODES = {
   'duplicate-key': 'a key given twice in one mapping',
   'too-deep': 'mappings and lists nested deeper than the limit (64 levels)',
   'too-large': 'a file larger than the limit (256 KiB)',
+  'tool-from-other-state': 'a state lists a tool that only another state defines',
+  'type-mismatch': 'a parameter, default or set value of another type than its variable',
+  'duplicate-id': 'a field, option or action id given twice in one list',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

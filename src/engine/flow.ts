@@ -285,9 +285,21 @@ export interface Flow {
 export const CONFIRM_ACTION = 'confirm_action';
 export const REJECT_ACTION = 'reject_action';
 
-/** The definition of a tool as seen from a state: its own first, then the flow's. */
+/**
+ * The definition of a tool as seen from a state: its own first, then the flow's, then (as
+ * Prepatu's flows allow) the first other state that defines it; `vfdl check` warns about that.
+ */
 export function resolveTool(flow: Flow, state: StateDef, name: string): ToolDef | undefined {
-  return own(state.tools, name) ?? own(flow.tools, name);
+  return own(state.tools, name) ?? own(flow.tools, name) ?? toolOfAnotherState(flow, name)?.tool;
+}
+
+/** The first state, in the order written, whose own `tools` define `name`. */
+export function toolOfAnotherState(flow: Flow, name: string): { state: string; tool: ToolDef } | undefined {
+  for (const id of flow.stateOrder) {
+    const tool = own(own(flow.states, id)?.tools, name);
+    if (tool) return { state: id, tool };
+  }
+  return undefined;
 }
 
 /** True when a state offers an action-gated tool, so confirm_action/reject_action exist there. */

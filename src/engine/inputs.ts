@@ -11,12 +11,21 @@ import { afterTool, decideAction, stillNeeded } from './tool-call.ts';
 import { pattern } from './patterns.ts';
 import { dict, own } from './records.ts';
 import { isBlank } from './values.ts';
+import { MAX_TEXT_CHARS } from './limits.ts';
 
 // ------------------------------------------------------------------ utterances
 
 export function handleUtterance(t: Turn, raw: string): void {
   const text = raw.trim();
   t.userActivity();
+  if (text.length > MAX_TEXT_CHARS) {
+    // Refused whole: no rule, phrase or auto_extract pattern sees it, and nothing is captured.
+    t.s.lastUtterance = '';
+    if (!t.state) return;
+    t.system(`[flow engine] The visitor's last answer had ${text.length} characters, more than the ${MAX_TEXT_CHARS} an answer may have; it was not used. Ask them to say it again more briefly.`);
+    t.emit({ type: 'speech_cue', text: 'That was more than I can take in at once. Please say it again in fewer words.', reason: 'too_long' });
+    return;
+  }
   t.s.lastUtterance = text;
   const state = t.state;
   if (!state || text === '') return;
@@ -224,7 +233,7 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
   if (!tool?.http) return;
   for (const [variable, path] of Object.entries(tool.http.capture)) {
     const value = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? own(o as Record<string, unknown>, k) : undefined), done.data);
-    if (value !== undefined) t.setValue(variable, value, 'action');
+    if (value !== undefined) t.setConverted(variable, value, 'action');
   }
   t.system(`[flow engine] ${run.tool} completed.`);
   afterTool(t, tool);

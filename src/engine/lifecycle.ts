@@ -12,7 +12,7 @@ import type { Turn } from './session.ts';
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
   for (const h of hooks) {
     if (h.kind === 'set') {
-      for (const [k, v] of Object.entries(h.values)) t.setValue(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'hook', true);
+      for (const [k, v] of Object.entries(h.values)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'hook', true);
     } else if (h.kind === 'clear') {
       for (const v of h.variables) t.clearValue(v, 'hook');
     } else {

@@ -1,5 +1,5 @@
 // The limits a flow file and a run live within, each said once with what it guards: how deep a
-// file may nest, how large it may be, and how long a timer can wait. docs/vfdl.md ("Limits")
+// file may nest, how large it may be, how long a timer can wait, and how long a text may be. docs/vfdl.md ("Limits")
 // documents them, and the diagnostics that enforce them name them.
 
 /** Deepest nesting of mappings and lists, in a flow file and in a value a model sends. */
@@ -16,6 +16,13 @@ export const MAX_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
 /** Why MAX_SECONDS is what it is, for messages. */
 export const MAX_SECONDS_WHY = 'about 24.8 days, the longest a timer can wait';
+
+/**
+ * The longest utterance (a transcript or typed answer) and the longest text argument from a
+ * model, in characters: about 200 spoken words. Flow patterns run on both; a cap keeps any
+ * pattern, checked or not, from taking long (vfdl check refuses the ones that would anyway).
+ */
+export const MAX_TEXT_CHARS = 1000;
 
 /**
  * The path to the first mapping or list nested deeper than `limit` levels (the value itself is

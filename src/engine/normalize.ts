@@ -26,6 +26,7 @@ import type {
 } from './flow.ts';
 import { dict } from './records.ts';
 import { RENDERED_ARTIFACTS } from './syntax.ts';
+import { convertValue } from './values.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -52,11 +53,16 @@ export function normalizeFlow(data: unknown): Flow {
   const variables = dict<VariableDecl>();
   for (const [name, raw] of Object.entries(asObj(d['variables']))) {
     const v = asObj(raw);
+    const type = (asStr(v['type']) as ValueType | undefined) ?? (Array.isArray(v['enum']) ? 'enum' : 'string');
+    // A default is stored as its type holds it ("3" for an integer is 3; text stays as written);
+    // one that does not convert is a type-mismatch error, so such a flow never runs.
+    const given = Object.hasOwn(v, 'default') ? v['default'] : null;
+    const converted = given === null || type === 'string' ? undefined : convertValue(type, given, Array.isArray(v['enum']) ? v['enum'] : undefined);
     variables[name] = {
       name,
-      type: (asStr(v['type']) as ValueType | undefined) ?? (Array.isArray(v['enum']) ? 'enum' : 'string'),
+      type,
       required: asBool(v['required'], false),
-      ...('default' in v && v['default'] !== null ? { default: v['default'] } : {}),
+      ...(given !== null ? { default: converted?.ok ? converted.value : given } : {}),
       ...(Array.isArray(v['enum']) ? { enum: v['enum'] } : {}),
       persist: asBool(v['persist'], false),
       at: ['variables', name],
@@ -196,13 +202,20 @@ function normalizeHooks(raw: unknown, at: SourcePath): HookAction[] {
   });
 }
 
+/** The id an option entry stands for (a plain value, or `id`, `value` or `label`), if it has one. */
+export function optionId(o: unknown): string | undefined {
+  if (typeof o === 'string') return o;
+  if (typeof o === 'number' || typeof o === 'boolean') return String(o);
+  const x = asObj(o);
+  return asStr(x['id']) ?? asStr(x['value']) ?? asStr(x['label']);
+}
+
 function normalizeOptions(raw: unknown): ChoiceOption[] {
   return asArr(raw).flatMap((o): ChoiceOption[] => {
-    if (typeof o === 'string') return [{ id: o, label: o }];
-    if (typeof o === 'number' || typeof o === 'boolean') return [{ id: String(o), label: String(o) }];
-    const x = asObj(o);
-    const id = asStr(x['id']) ?? asStr(x['value']) ?? asStr(x['label']);
+    const id = optionId(o);
     if (id === undefined) return [];
+    if (!isObj(o)) return [{ id, label: id }];
+    const x = o;
     return [
       {
         id,

@@ -8,6 +8,7 @@ import {
   ERROR,
   TURN_TAKING_DEFAULTS,
   resolveTool,
+  toolOfAnotherState,
   type Branch,
   type Condition,
   type Flow,
@@ -18,8 +19,11 @@ import {
   type TurnTakingDef,
 } from './flow.ts';
 import { templateNames } from './interpolate.ts';
+import { slowPatternProblem } from './pattern-safety.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
+import { checkTypes } from './type-check.ts';
+import { checkUniqueIds } from './unique-ids.ts';
 
 /** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
 function checkTurnTaking(r: Reporter, t: TurnTakingDef, at: SourcePath): void {
@@ -76,13 +80,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       return;
     }
     checkVar(g.variable, [...g.at, 'variable'], 'a guard');
-    if (g.operator === 'matches' && typeof g.value === 'string') {
-      try {
-        new RegExp(g.value);
-      } catch (e) {
-        r.error('bad-pattern', [...g.at, 'value'], `guard pattern does not compile: ${regExpProblem(e)}`);
-      }
-    }
+    if (g.operator === 'matches' && typeof g.value === 'string') compiles(g.value, [...g.at, 'value'], 'i', 'guard pattern');
   };
   const checkBranches = (bs: readonly Branch[]) => {
     for (const b of bs) {
@@ -92,7 +90,10 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   };
 
   if (flow.stateOrder.length > 0) {
-    checkTarget(flow.initial, ['initial' in (r.src.data as object) ? 'initial' : 'initial_state']);
+    const initialAt = [typeof own(r.src.data as Record<string, unknown>, 'initial') === 'string' ? 'initial' : 'initial_state'];
+    if (flow.initial === END || flow.initial === ERROR) {
+      r.error('bad-value', initialAt, `a visit cannot start in "${flow.initial}": ${initialAt[0]} must name a state of this flow`);
+    } else checkTarget(flow.initial, initialAt);
   }
   if (flow.settings.onTimeout) checkTarget(flow.settings.onTimeout, ['settings', 'on_timeout']);
   if (flow.settings.onError) checkTarget(flow.settings.onError, ['settings', 'on_error']);
@@ -104,6 +105,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   function checkTool(name: string, t: ToolDef): void {
     checkTemplate(t.summary, [...t.at, 'summary'], `the summary of ${name}`);
     checkTemplate(t.speechCue, [...t.at, 'speech_cue'], `the speech cue of ${name}`);
+    for (const p of t.parameters) if (p.pattern !== undefined) compiles(p.pattern, [...p.at, 'pattern'], '', 'parameter pattern');
     for (const [param, patterns] of Object.entries(t.autoExtract)) {
       patterns.forEach((p, i) => compiles(p, [...t.at, 'auto_extract', param, 'patterns', i]));
     }
@@ -114,7 +116,10 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
     const offered = new Set(cat.offered.get(s.id) ?? []);
     // Tools listed for the LLM must be defined.
     s.agent.tools.forEach((name, i) => {
-      if (!resolveTool(flow, s, name)) {
+      const elsewhere = own(s.tools, name) || own(flow.tools, name) ? undefined : toolOfAnotherState(flow, name);
+      if (elsewhere) {
+        r.warn('tool-from-other-state', [...at, 'agent', 'tools', i], `tool "${name}" is defined in the tools of state "${elsewhere.state}", not in this state's or the flow's; it is used from there, but move it to the flow's tools (top-level "tools:") so every state shares one definition`);
+      } else if (!resolveTool(flow, s, name)) {
         const defined = [...Object.keys(s.tools), ...Object.keys(flow.tools)];
         r.error('unknown-tool', [...at, 'agent', 'tools', i], `tool "${name}" is not defined in this state's tools or the flow's tools${didYouMean(name, defined)}`);
       }
@@ -212,15 +217,22 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
     return key ? [...s.at, 'ui', key] : [...s.at, 'ui'];
   }
 
-  function compiles(pattern: string, path: SourcePath): RegExp | undefined {
+  /** The compiled pattern; a pattern that does not compile, or could hang the kiosk, is an error. */
+  function compiles(pattern: string, path: SourcePath, flags = 'i', what = 'pattern'): RegExp | undefined {
+    let re: RegExp;
     try {
-      return new RegExp(pattern, 'i');
+      re = new RegExp(pattern, flags);
     } catch (e) {
-      r.error('bad-pattern', path, `pattern does not compile: ${regExpProblem(e)}`);
+      r.error('bad-pattern', path, `${what} does not compile: ${regExpProblem(e)}`);
       return undefined;
     }
+    const slow = slowPatternProblem(pattern);
+    if (slow) r.error('slow-pattern', path, `${what} can take seconds on some input: ${slow}`);
+    return re;
   }
 
+  checkUniqueIds(r);
+  checkTypes(r, flow, cat);
   checkGraph(r, flow);
   for (const v of Object.values(flow.variables)) {
     if (v.required && v.default === undefined && !setAnywhere(v.name, cat)) {

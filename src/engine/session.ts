@@ -9,6 +9,7 @@ import { shownValues } from './shown-values.ts';
 import { convertValue, type Converted } from './values.ts';
 import type { Flow, StateDef } from './flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
+import { MAX_TEXT_CHARS } from './limits.ts';
 import { copy, dict } from './records.ts';
 
 export interface PendingAction {
@@ -132,8 +133,15 @@ export class Turn {
     return `${prefix}_${this.s.seq}`;
   }
 
-  /** A raw value (a transcript's capture, a form's text) converted to the variable's type. */
+  /**
+   * A raw value (a transcript's capture, a form's text) converted to the variable's type. A text
+   * longer than MAX_TEXT_CHARS is refused, as an utterance or a tool's argument would be, so no
+   * guard pattern ever runs on a longer one.
+   */
   convert(name: string, raw: unknown): Converted {
+    if (typeof raw === 'string' && raw.length > MAX_TEXT_CHARS) {
+      return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
+    }
     const info = this.cat.variables.get(name);
     return convertValue(info?.type ?? 'string', raw, info?.enum);
   }
@@ -158,6 +166,26 @@ export class Turn {
       }
     }
     this.emit({ type: 'flow_variable', name, value, status, source });
+  }
+
+  /**
+   * Sets a value the flow or a service gives (a `set`, an HTTP capture) converted to the
+   * variable's type; null stores null, as before. One that does not convert is not stored, and
+   * the LLM is told why. Returns whether it was stored.
+   */
+  setConverted(name: string, value: unknown, source: FlowVariableMessage['source'], confirmed = false): boolean {
+    // Text for a text variable is kept as written (its spaces too).
+    if (value === null || value === undefined || (typeof value === 'string' && (this.cat.variables.get(name)?.type ?? 'string') === 'string')) {
+      this.setValue(name, value, source, confirmed);
+      return true;
+    }
+    const c = this.convert(name, value);
+    if (!c.ok) {
+      this.system(`[flow engine] ${name} was not set (${source}): ${c.problem}.`);
+      return false;
+    }
+    this.setValue(name, c.value, source, confirmed);
+    return true;
   }
 
   clearValue(name: string, source: FlowVariableMessage['source']): void {

@@ -5,6 +5,7 @@
 import type { Catalog } from './catalog.ts';
 import type { Flow } from './flow.ts';
 import { dict } from './records.ts';
+import { isRealDate } from './values.ts';
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -25,7 +26,9 @@ function dateFormat(language: string): Intl.DateTimeFormat {
 export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknown): unknown {
   const label = cat.choiceLabels.get(name)?.get(String(value));
   if (label !== undefined) return label;
-  if (cat.variables.get(name)?.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+  // Only a real day is put in words: formatting 2024-02-32 would throw. (Such a value cannot be
+  // stored, as every way in converts to the variable's type; this keeps the screen safe anyway.)
+  if (cat.variables.get(name)?.type === 'date' && typeof value === 'string' && isRealDate(value)) {
     return dateFormat(flow.language).format(new Date(`${value}T00:00:00Z`));
   }
   return value;

@@ -65,13 +65,23 @@ function accepts(shape: Shape, v: unknown): boolean {
   }
 }
 
+/** Takes the value's kind and, for a mapping, has every required key of the shape present. */
+function fits(shape: Shape, v: unknown): boolean {
+  if (shape.kind === 'union') return shape.options.some((o) => fits(o, v));
+  if (!accepts(shape, v)) return false;
+  if (shape.kind !== 'object') return true;
+  return Object.entries(shape.props).every(([k, p]) => !p.required || own(v as Record<string, unknown>, k) != null);
+}
+
 /** Walks `value` against `shape`, reporting what does not fit. */
 export function checkStructure(r: Reporter, shape: Shape, value: unknown, path: SourcePath): void {
   switch (shape.kind) {
     case 'any':
       return;
     case 'union': {
-      const fit = shape.options.find((o) => accepts(o, value));
+      // Of the options that take this kind of value, the first whose required keys are all here
+      // (so `{any: [...]}` is read as an any-group, not as a condition missing its keys).
+      const fit = shape.options.find((o) => fits(o, value)) ?? shape.options.find((o) => accepts(o, value));
       if (!fit) return wrongKind(r, shape, value, path);
       return checkStructure(r, fit, value, path);
     }

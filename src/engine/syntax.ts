@@ -125,15 +125,18 @@ const condition = obj(
   'one condition on a variable',
 );
 
-// Guards nest (all/any of conditions or guards); the schema allows one level of nesting by
-// reference to conditions, the checker walks any depth.
+// Guards nest: a group's items are conditions or groups, to any depth. The item shape refers to
+// the group shape, which is added to it once made (the JSON Schema names it, so $ref closes the loop).
+const guardItems: Shape[] = [condition];
+const guardItem = union(guardItems, 'a condition, or a nested all: / any: group');
 const guard: Shape = union(
   [
-    obj({ all: req(arr(union([condition, any()]))) }, 'every condition holds'),
-    obj({ any: req(arr(union([condition, any()]))) }, 'at least one condition holds'),
+    obj({ all: req(arr(guardItem)) }, 'every item holds'),
+    obj({ any: req(arr(guardItem)) }, 'at least one item holds'),
   ],
   'a condition group: all: [...] or any: [...]',
 );
+guardItems.push(guard);
 
 const branch = obj(
   {

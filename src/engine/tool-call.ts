@@ -11,7 +11,7 @@ import { attempt } from './transition.ts';
 import { pattern } from './patterns.ts';
 import { copy, dict, own } from './records.ts';
 import { shownValues } from './shown-values.ts';
-import { checkParam, isBlank } from './values.ts';
+import { checkParam, inexactNumberIn, isBlank, type Converted } from './values.ts';
 
 export function reject(t: Turn, tool: string, callId: string, reason: RejectReason, detail: string, field?: string): void {
   t.emit({ type: 'tool_rejected', tool, call_id: callId, reason, detail, ...(field !== undefined ? { field } : {}) });
@@ -25,8 +25,11 @@ function ok(t: Turn, tool: string, callId: string, content: Record<string, unkno
 
 type Args = { ok: true; values: Record<string, unknown>; ignored: string[] } | { ok: false; field?: string; detail: string };
 
-/** Checks the LLM's arguments against the tool's parameters. */
-export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: string): Args {
+/**
+ * Checks the LLM's arguments against the tool's parameters and, with `toVariable`, each value
+ * against the variable it sets (converted to that variable's type).
+ */
+export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: string, toVariable?: (param: string, value: unknown) => Converted): Args {
   let args = raw;
   if (typeof args === 'string') {
     try {
@@ -34,6 +37,8 @@ export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: strin
     } catch {
       return { ok: false, detail: 'the arguments are not valid JSON' };
     }
+    const inexact = inexactNumberIn(raw as string);
+    if (inexact !== undefined) return { ok: false, detail: `the number ${inexact} cannot be held exactly; send it as text, or a shorter number` };
   }
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) return { ok: false, detail: 'the arguments must be a JSON object' };
@@ -52,7 +57,9 @@ export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: strin
       continue;
     }
     if (!result.ok) return { ok: false, field: p.name, detail: `"${p.name}": ${result.problem}` };
-    values[p.name] = result.value;
+    const stored = toVariable ? toVariable(p.name, result.value) : result;
+    if (!stored.ok) return { ok: false, field: p.name, detail: `"${p.name}": ${stored.problem}` };
+    values[p.name] = stored.value;
   }
   const known = new Set(tool.parameters.map((p) => p.name));
   return { ok: true, values, ignored: Object.keys(given).filter((k) => !known.has(k)) };
@@ -104,7 +111,7 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
   if (name === CONFIRM_ACTION || name === REJECT_ACTION) return decideAction(t, name === CONFIRM_ACTION, callId);
 
   const tool = resolveTool(t.flow, state, name)!;
-  const args = checkArguments(tool, call.args, t.s.lastUtterance);
+  const args = checkArguments(tool, call.args, t.s.lastUtterance, (param, value) => t.convert(own(tool.capture, param) ?? param, value));
   if (!args.ok) return reject(t, name, callId, 'invalid_arguments', args.detail, args.field);
 
   if (tool.confirm) return proposeAction(t, tool, args.values, callId);

@@ -2,7 +2,7 @@
 // against a variable's or parameter's type. Conversion is lossless or it fails.
 
 import type { ParamDef, ValueType } from './flow.ts';
-import { MAX_DEPTH, tooDeep } from './limits.ts';
+import { MAX_DEPTH, MAX_TEXT_CHARS, tooDeep } from './limits.ts';
 import { pattern } from './patterns.ts';
 
 export type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
@@ -11,7 +11,45 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9][0-9 ()./-]{5,}[0-9]$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function isRealDate(s: string): boolean {
+/**
+ * True when the number written as `literal` (JSON's syntax) is held exactly as a JavaScript
+ * number: a whole number within ±(2^53−1), or one with at most 15 significant digits (what a
+ * double always keeps). 400 digits, 2^53+1, 1e400 or 1e-400 are not: they would be rounded.
+ */
+export function exactNumber(literal: string): boolean {
+  const m = /^[-+]?(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?$/.exec(literal);
+  if (!m) return false;
+  const n = Number(literal);
+  if (!Number.isFinite(n)) return false;
+  const fraction = (m[2] ?? '').replace(/0+$/, '');
+  const digits = `${m[1]}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return true; // zero
+  if (n === 0) return false; // too small: it would become 0
+  if (fraction.length - Number(m[3] ?? 0) <= 0) return Number.isSafeInteger(n);
+  return digits.replace(/0+$/, '').length <= 15;
+}
+
+const INEXACT = `cannot be held exactly (at most 15 significant digits, or a whole number within ±${Number.MAX_SAFE_INTEGER})`;
+
+/** The first number in a JSON text that would be rounded when parsed, if there is one. */
+export function inexactNumberIn(json: string): string | undefined {
+  // Strings are skipped whole, so only the numbers of the JSON itself are read.
+  for (const m of json.matchAll(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g)) {
+    if (m[0].startsWith('"')) continue;
+    if (!exactNumber(m[0])) return m[0].length > 40 ? `${m[0].slice(0, 20)}… (${m[0].length} characters)` : m[0];
+  }
+  return undefined;
+}
+
+/** The problem with a JavaScript number as a value, if any: not finite, or a whole number past 2^53. */
+function numberProblem(n: number): string | undefined {
+  if (!Number.isFinite(n)) return 'not a number that can be stored';
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) return INEXACT;
+  return undefined;
+}
+
+/** True for YYYY-MM-DD naming a day that exists. */
+export function isRealDate(s: string): boolean {
   const m = ISO_DATE.exec(s);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -42,6 +80,9 @@ export function convertValue(type: ValueType, raw: unknown, enumValues?: readonl
     case 'integer': {
       const n = typeof text === 'number' ? text : typeof text === 'string' && /^[-+]?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
       if (Number.isNaN(n)) return fail(`expected a ${type === 'integer' ? 'whole number' : 'number'}`);
+      if (typeof text === 'string' && !exactNumber(text)) return fail(INEXACT);
+      const problem = numberProblem(n);
+      if (problem) return fail(problem);
       if (type === 'integer' && !Number.isInteger(n)) return fail('expected a whole number');
       return { ok: true, value: n };
     }
@@ -74,6 +115,9 @@ export function convertValue(type: ValueType, raw: unknown, enumValues?: readonl
 
 /** Checks one argument against its parameter: type, enum, pattern, min and max. */
 export function checkParam(p: ParamDef, raw: unknown): Converted {
+  if (typeof raw === 'string' && raw.length > MAX_TEXT_CHARS) {
+    return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
+  }
   const c = convertValue(p.type, raw, p.enum);
   if (!c.ok) return c;
   const v = c.value;

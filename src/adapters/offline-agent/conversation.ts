@@ -1,6 +1,7 @@
 // Reading the chat history: which kind of turn is asked for (the state was just entered, the
 // visitor spoke, or the agent's tool calls came back), what the visitor said, and the results.
 
+import { MAX_TEXT_CHARS } from '../../engine/limits.ts';
 import type { ChatMessage } from '../../ports/language-model.ts';
 
 export type TurnKind = 'entry' | 'reply' | 'results';
@@ -39,6 +40,14 @@ function parseContent(content: string): Record<string, unknown> {
 }
 
 /**
+ * The visitor's words as the agent reads them: no more than an utterance may have (the engine's
+ * cap), so none of the agent's patterns ever runs on a longer text.
+ */
+function words(m: ChatMessage): string {
+  return m.content.slice(0, MAX_TEXT_CHARS);
+}
+
+/**
  * Reads the history. `stepStart`, when the runtime gives it, is the index of the current step's
  * first message. Without it, a system message equal to `statePrompt` (the current state's system
  * prompt) marks the state entry; other system messages (engine notes) are skipped.
@@ -66,11 +75,11 @@ export function readConversation(messages: readonly ChatMessage[], statePrompt: 
   const earlier: string[] = [];
   for (let i = replyAt - 1; i > entry; i--) {
     const m = messages[i]!;
-    if (m.role === 'user') earlier.push(m.content);
+    if (m.role === 'user') earlier.push(words(m));
   }
   return {
     kind,
-    utterance: replyAt >= 0 ? (messages[replyAt] as { content: string }).content : '',
+    utterance: replyAt >= 0 ? words(messages[replyAt]!) : '',
     earlier,
     carried: kind === 'entry' ? wordsThatLedHere(messages, stepStart === undefined ? entry - 1 : entry) : undefined,
     outcomes: kind === 'reply' ? [] : outcomesBefore(messages, kind === 'entry' && entry >= 0 ? entry + 1 : messages.length),
@@ -86,7 +95,7 @@ function wordsThatLedHere(messages: readonly ChatMessage[], last: number): strin
   let rounds = 0;
   for (let i = last; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === 'user') return m.content;
+    if (m.role === 'user') return words(m);
     if (m.role !== 'assistant') continue;
     if (m.content.trim() !== '' || !m.tool_calls?.length || ++rounds > 1) return undefined;
   }
