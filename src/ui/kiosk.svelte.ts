@@ -19,6 +19,7 @@ import { systemClock, type Clock } from '../ports/clock.ts';
 import type { LanguageModel } from '../ports/language-model.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
 import { Conversation } from '../voice/conversation.ts';
+import { sweepBrowserStores } from '../pwa/privacy-sweep.ts';
 import type { KeptVisit, VisitStore } from '../pwa/visit-store.ts';
 import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
 import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
@@ -553,6 +554,8 @@ export class Kiosk {
     } catch {
       // Storage may be unavailable (private mode); there is then nothing in it to wipe.
     }
+    // IndexedDB and Cache Storage answer later; nothing waits for them.
+    void sweepBrowserStores();
     // JavaScript keeps the input of the last successful match in RegExp.input (and $_, lastMatch,
     // $1...): a visitor's sentence could outlive the visit there. A match on nothing replaces it.
     /(?:)/.exec('');
