@@ -75,11 +75,18 @@ export function readKeptVisit(x: unknown): KeptVisit | null {
   return x as unknown as KeptVisit;
 }
 
+/** The part of the Web Storage API used here (so the module also type-checks, and runs, outside a browser). */
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
 /** The kept visit in the page's localStorage; a storage that fails (private mode, full) keeps nothing. */
 export function localVisitStore(): VisitStore {
-  const storage = (): Storage | null => {
+  const storage = (): StorageLike | null => {
     try {
-      return (globalThis as { localStorage?: Storage }).localStorage ?? null;
+      return (globalThis as { localStorage?: StorageLike }).localStorage ?? null;
     } catch {
       return null;
     }

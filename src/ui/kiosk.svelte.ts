@@ -172,18 +172,26 @@ export class Kiosk {
   /** Keeps the visit as it stands now, for a reload or a crash. */
   private keep(): void {
     if (!this.keeping || !this.visits || !this.engine || !this.conversation || this.phase !== 'running') return;
-    const visit: KeptVisit = {
+    try {
+      this.visits.save(this.keptVisit(this.engine, this.conversation));
+    } catch (error) {
+      // Keeping is a safety net: the visit goes on without it.
+      console.warn(`kiosk: could not keep the visit for a reload (${(error as Error).message})`);
+    }
+  }
+
+  private keptVisit(engine: FlowEngine, conversation: Conversation): KeptVisit {
+    return {
       format: 1,
       source: this.source,
       savedAt: this.clock.now(),
       lastActivity: this.lastActivity,
-      engine: this.engine.snapshot(),
-      conversation: this.conversation.context(),
+      engine: engine.snapshot(),
+      conversation: conversation.context(),
       captions: this.captions.map((c) => ({ ...c })),
       captionSeq: this.captionSeq,
       fields: copy(this.fields),
     };
-    this.visits.save(visit);
   }
 
   /** What staff must know about this kiosk's setup, or null. */
