@@ -57,6 +57,18 @@ test('a reload mid-visit returns to the same step: the value still waits for con
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
 });
 
+test('a tab that crashed or a browser started again: a new page of the kiosk takes the visit up', async ({ page, context }) => {
+  await nameWaiting(page);
+  const address = page.url();
+  await page.close();
+  // A new page has a new sessionStorage: only what localStorage keeps comes back.
+  const again = await context.newPage();
+  await again.goto(address);
+  await expectStep(again, 'ask_name');
+  await expect(input(again, NAME_LABEL)).toHaveValue(NAME);
+  await expect(fieldBlock(again, 'first_name')).toHaveAttribute('data-status', 'pending');
+});
+
 test('what was typed into a field and not yet sent is back after a reload', async ({ page }) => {
   await startVisit(page);
   await input(page, NAME_LABEL).fill('Quil');
