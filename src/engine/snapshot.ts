@@ -47,8 +47,16 @@ function hash(text: string): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
+/** Fingerprints by flow object: a loaded flow never changes, and a snapshot is taken at every step. */
+const fingerprints = new WeakMap<Flow, string>();
+
 export function flowIdentity(flow: Flow): FlowIdentity {
-  return { id: flow.id, version: flow.version ?? null, fingerprint: hash(JSON.stringify(flow)) };
+  let fingerprint = fingerprints.get(flow);
+  if (fingerprint === undefined) {
+    fingerprint = hash(JSON.stringify(flow));
+    fingerprints.set(flow, fingerprint);
+  }
+  return { id: flow.id, version: flow.version ?? null, fingerprint };
 }
 
 /** The session as plain JSON data, taken between steps. */
