@@ -1,6 +1,7 @@
 // FlowEngine: the one object a runtime (the kiosk, `vfdl test`, a benchmark) talks to. It owns
 // the XState actor, stamps each step with the injected clock, and hands back the messages the
-// step produced. It performs nothing: no timers, no network, no audio.
+// step produced. It performs nothing: no timers, no network, no audio. A run can be kept as plain
+// JSON (`snapshot()`) and taken up again (`FlowEngine.restore`) without entering anything anew.
 
 import { createActor, type Actor } from 'xstate';
 import type { Clock } from '../ports/clock.ts';
@@ -8,7 +9,9 @@ import type { LoadedFlow } from './load-flow.ts';
 import { stateDef } from './error-state.ts';
 import { buildMachine } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';
-import { newSession, type PendingAction, type Session } from './session.ts';
+import { flowStateMessage } from './lifecycle.ts';
+import { newSession, Turn, type PendingAction, type Session } from './session.ts';
+import { restoreSession, takeSnapshot, type EngineSnapshot, type RestoreOptions } from './snapshot.ts';
 
 /** What a runtime may read about the run at any moment. */
 export interface EngineView {
@@ -30,15 +33,50 @@ export class FlowEngine {
   private outbox: EngineMessage[] = [];
   private started = false;
 
+  /** A new run; `restored` (from `FlowEngine.restore`) takes up a kept one instead. */
   constructor(
     readonly loaded: LoadedFlow,
     private readonly clock: Clock,
+    restored?: Session,
   ) {
     const machine = buildMachine(loaded.flow, loaded.catalog);
-    this.actor = createActor(machine, { input: newSession(loaded.flow, clock.now()) });
+    this.actor = restored
+      ? // In the kept state already: starting it runs no entry actions.
+        createActor(machine, { snapshot: machine.resolveState({ value: restored.state, context: restored }), input: restored })
+      : createActor(machine, { input: newSession(loaded.flow, clock.now()) });
     this.actor.on('*', (m) => {
       this.outbox.push(m);
     });
+    if (restored) {
+      this.started = true;
+      this.actor.start();
+    }
+  }
+
+  /**
+   * Takes up a run kept by `snapshot()`, or says why it cannot (another flow or version, an
+   * ended visit, a damaged record). `messages` show the state again as it stood: its
+   * `flow_state` (same epoch) and the pending action, if any. Nothing is entered or run anew.
+   */
+  static restore(
+    loaded: LoadedFlow,
+    clock: Clock,
+    snapshot: unknown,
+    options: RestoreOptions = {},
+  ): { engine: FlowEngine; messages: EngineMessage[] } | { problem: string } {
+    const restored = restoreSession(loaded, snapshot, clock.now(), options);
+    if ('problem' in restored) return restored;
+    const engine = new FlowEngine(loaded, clock, restored.session);
+    const t = new Turn(loaded.flow, loaded.catalog, restored.session);
+    const messages: EngineMessage[] = [flowStateMessage(t, t.state!)];
+    const a = restored.session.pendingAction;
+    if (a) messages.push({ type: 'action_pending', action_id: a.id, tool: a.tool, summary: a.summary, args: a.args, expires_at: a.expiresAt });
+    return { engine, messages };
+  }
+
+  /** The run as plain JSON data, for `FlowEngine.restore`. Taken between steps. */
+  snapshot(): EngineSnapshot {
+    return takeSnapshot(this.loaded.flow, this.session, this.clock.now());
   }
 
   /** Enters the initial state; returns its messages. */

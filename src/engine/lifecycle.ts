@@ -70,6 +70,32 @@ export function systemPrompt(t: Turn, s: StateDef): string {
   return parts.join('\n\n');
 }
 
+/** The `flow_state` of state `s` as the session stands: on entry, and again when a visit resumes. */
+export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
+  const shown = new Set<string>([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...Object.keys(t.s.gate)]);
+  const values = dict([...shown].flatMap((v) => (t.s.values[v] !== undefined ? [[v, t.s.values[v]] as const] : [])));
+  return {
+    type: 'flow_state',
+    flow_id: t.flow.id,
+    state: s.id,
+    epoch: t.s.epoch,
+    artifact: s.ui ? renderArtifact(s.ui, t.shown) : null,
+    agent: {
+      system_prompt: systemPrompt(t, s),
+      tools: [...(t.cat.toolSpecs.get(s.id) ?? [])],
+      context: s.agent.context,
+      ...(s.agent.responseConstraint ? { response_constraint: wireConstraint(s.agent.responseConstraint) } : {}),
+      retry: t.s.retries,
+    },
+    gate: s.gate ? copy(t.s.gate) : null,
+    ...(s.gate?.prompt ? { gate_prompt: s.gate.prompt } : {}),
+    values,
+    can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
+    terminal: s.terminal,
+    turn_taking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
+  };
+}
+
 export function enterState(t: Turn, id: string): void {
   const s = stateDef(t.flow, id);
   const from = t.s.from;
@@ -100,29 +126,7 @@ export function enterState(t: Turn, id: string): void {
   t.s.gate = gate;
 
   runHooks(t, s.onEnter, id);
-  const shown = new Set<string>([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...Object.keys(gate)]);
-  const values = dict([...shown].flatMap((v) => (t.s.values[v] !== undefined ? [[v, t.s.values[v]] as const] : [])));
-  const msg: FlowStateMessage = {
-    type: 'flow_state',
-    flow_id: t.flow.id,
-    state: id,
-    epoch: t.s.epoch,
-    artifact: s.ui ? renderArtifact(s.ui, t.shown) : null,
-    agent: {
-      system_prompt: systemPrompt(t, s),
-      tools: [...(t.cat.toolSpecs.get(id) ?? [])],
-      context: s.agent.context,
-      ...(s.agent.responseConstraint ? { response_constraint: wireConstraint(s.agent.responseConstraint) } : {}),
-      retry: t.s.retries,
-    },
-    gate: s.gate ? copy(gate) : null,
-    ...(s.gate?.prompt ? { gate_prompt: s.gate.prompt } : {}),
-    values,
-    can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
-    terminal: s.terminal,
-    turn_taking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
-  };
-  t.emit(msg);
+  t.emit(flowStateMessage(t, s));
   const to = s.transitions.onTimeout;
   if (cause === 'timeout' && !fresh && to) {
     const of = to.maxRetries !== undefined ? ` of ${to.maxRetries}` : '';

@@ -1,7 +1,8 @@
 // The kiosk as the screen sees it: which screen is up, the live form, captions, notices, and the
 // visitor's actions, over one FlowEngine and its Conversation per visitor, with its voice
 // (kiosk-voice.svelte.ts). Wiping (end of visit, walk-away, "Start over") drops every trace of the
-// visitor from memory and storage, and closes the microphone.
+// visitor from memory and storage, and closes the microphone. The visit in progress is kept on
+// the device at every step (src/pwa/visit-store.ts), so a reload or a crash comes back to it.
 
 import { loadFlowFor, type FlowLoad } from '../adapters/flow-files.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
@@ -18,6 +19,8 @@ import { systemClock, type Clock } from '../ports/clock.ts';
 import type { LanguageModel } from '../ports/language-model.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
 import { Conversation } from '../voice/conversation.ts';
+import { sweepBrowserStores } from '../pwa/privacy-sweep.ts';
+import type { KeptVisit, VisitStore } from '../pwa/visit-store.ts';
 import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
 import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
@@ -96,6 +99,10 @@ export class Kiosk {
   private awaitingScreen = false;
   /** the engine's messages being handled come from a tap */
   private tapping = false;
+  /** the visit is kept for a reload at every change (from its first step until it ends or is wiped) */
+  private keeping = false;
+  /** clock time of the visitor's last sign of activity */
+  private lastActivity = 0;
 
   constructor(
     readonly settings: KioskSettings,
@@ -107,6 +114,8 @@ export class Kiosk {
     /** true when a language model is configured */
     private readonly hasModel: () => boolean = () => false,
     private readonly mark: MarkFn = browserMark,
+    /** where the visit in progress is kept for a reload; null: nowhere */
+    private readonly visits: VisitStore | null = null,
   ) {
     this.voice = new KioskVoice(mark);
   }
@@ -123,7 +132,67 @@ export class Kiosk {
     this.loaded = result.loaded;
     this.title = shownTitle(result.loaded.flow.title, result.loaded.flow.id);
     this.llmRequired = result.loaded.flow.settings.llmRequired;
-    this.phase = 'idle';
+    this.phase = this.resume(result.loaded, result.source) ? 'running' : 'idle';
+  }
+
+  /**
+   * Takes up the visit kept before a reload or a crash, unless it is for another flow (or another
+   * version of this one), or the visitor has been quiet longer than the kiosk waits before it
+   * wipes (idle time and the grace of "Are you still there?"): then the copy is deleted and the
+   * kiosk starts on its idle screen. Nothing is confirmed, entered or run anew.
+   */
+  private resume(loaded: LoadedFlow, source: string): boolean {
+    const kept = this.visits?.load() ?? null;
+    this.visits?.clear();
+    if (!kept || kept.source !== source) return false;
+    const now = this.clock.now();
+    const quiet = now - kept.lastActivity;
+    if (quiet < 0 || quiet >= (this.settings.idleSeconds + this.settings.idleGraceSeconds) * 1000) return false;
+    const restored = FlowEngine.restore(loaded, this.clock, kept.engine, { awayMs: Math.max(0, now - kept.savedAt) });
+    if ('problem' in restored) {
+      console.warn(`kiosk: the visit before the reload is not taken up (${restored.problem}); starting afresh`);
+      return false;
+    }
+    const conversation = this.begin(restored.engine);
+    this.phase = 'running';
+    this.captions = kept.captions;
+    this.captionSeq = kept.captionSeq;
+    conversation.resume(restored.messages, kept.conversation);
+    // What was typed and not yet sent, where the field still stands as it did.
+    const fields = copy(this.fields);
+    for (const [id, f] of Object.entries(kept.fields)) if (fields[id]?.status === f.status) fields[id] = { ...f };
+    this.fields = fields;
+    this.lastActivity = kept.lastActivity;
+    this.armIdle(quiet);
+    this.keeping = true;
+    this.keep();
+    this.beginVoice();
+    return true;
+  }
+
+  /** Keeps the visit as it stands now, for a reload or a crash. */
+  private keep(): void {
+    if (!this.keeping || !this.visits || !this.engine || !this.conversation || this.phase !== 'running') return;
+    try {
+      this.visits.save(this.keptVisit(this.engine, this.conversation));
+    } catch (error) {
+      // Keeping is a safety net: the visit goes on without it.
+      console.warn(`kiosk: could not keep the visit for a reload (${(error as Error).message})`);
+    }
+  }
+
+  private keptVisit(engine: FlowEngine, conversation: Conversation): KeptVisit {
+    return {
+      format: 1,
+      source: this.source,
+      savedAt: this.clock.now(),
+      lastActivity: this.lastActivity,
+      engine: engine.snapshot(),
+      conversation: conversation.context(),
+      captions: this.captions.map((c) => ({ ...c })),
+      captionSeq: this.captionSeq,
+      fields: copy(this.fields),
+    };
   }
 
   /** What staff must know about this kiosk's setup, or null. */
@@ -159,9 +228,20 @@ export class Kiosk {
   start(): void {
     if (!this.loaded) return;
     this.wipe();
+    const conversation = this.begin(new FlowEngine(this.loaded, this.clock));
+    this.phase = 'running';
+    this.activity();
+    this.beginVoice();
+    conversation.start();
+    this.keeping = true;
+    this.keep();
+  }
+
+  /** One visit's conversation over `engine`, wired to the screen. */
+  private begin(engine: FlowEngine): Conversation {
     const model = this.makeModel();
     const fallback = model instanceof OfflineAgent ? model : new OfflineAgent();
-    this.engine = new FlowEngine(this.loaded, this.clock);
+    this.engine = engine;
     this.conversation = new Conversation(this.engine, model, fallback, this.clock, this.timers, {
       engine: (ms) => this.onEngine(ms),
       agentSpeech: (reply, text, final) => {
@@ -179,19 +259,20 @@ export class Kiosk {
         this.voice.setThinking(busy);
       },
     });
-    this.phase = 'running';
-    this.activity();
-    const parts = this.voiceParts(this.loaded.flow.language);
-    if (parts) {
-      this.voice.begin(parts, {
-        heard: (text) => {
-          this.awaitingScreen = true;
-          this.say(text);
-        },
-        interrupted: () => this.conversation?.interrupt(),
-      });
-    }
-    this.conversation.start();
+    return this.conversation;
+  }
+
+  /** The microphone and the kiosk's voice for this visit, where the kiosk has them. */
+  private beginVoice(): void {
+    const parts = this.loaded ? this.voiceParts(this.loaded.flow.language) : null;
+    if (!parts) return;
+    this.voice.begin(parts, {
+      heard: (text) => {
+        this.awaitingScreen = true;
+        this.say(text);
+      },
+      interrupted: () => this.conversation?.interrupt(),
+    });
   }
 
   /**
@@ -252,6 +333,7 @@ export class Kiosk {
     this.activity();
     const f = this.fields[variable];
     if (f) this.setField(variable, { ...f, editing: true });
+    this.keep();
   }
 
   /** What the visitor types into a field, kept until they submit or leave the field. */
@@ -259,6 +341,7 @@ export class Kiosk {
     this.activity();
     const f = this.fields[variable] ?? { value: '', status: 'empty', editing: false };
     this.setField(variable, { ...f, value });
+    this.keep();
   }
 
   /** One field's new state, in a new record so the screen sees the change. */
@@ -336,6 +419,7 @@ export class Kiosk {
     if (i >= 0) this.captions[i] = line;
     else this.captions.push(line);
     if (this.captions.length > 50) this.captions.splice(0, this.captions.length - 50);
+    if (final) this.keep();
   }
 
   private onEngine(messages: readonly EngineMessage[]): void {
@@ -384,6 +468,9 @@ export class Kiosk {
           if (m.status === 'failed') this.notice = { near: null, text: 'Sorry, that did not go through. Please try again or ask a member of staff.' };
           break;
         case 'flow_end':
+          // The visit is over: a reload now starts on the idle screen.
+          this.keeping = false;
+          this.visits?.clear();
           this.settle();
           if (m.mode === 'kiosk') this.voice.stopListening();
           this.endValues = this.loaded ? shownValues(this.loaded.flow, this.loaded.catalog, m.variables) : m.variables;
@@ -398,6 +485,7 @@ export class Kiosk {
       }
     }
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
+    this.keep();
   }
 
   private blockedNotice(m: TransitionBlockedMessage): Notice {
@@ -418,19 +506,34 @@ export class Kiosk {
 
   /** Any sign of the visitor: restarts the walk-away timer and dismisses the question. */
   private activity(): void {
+    this.lastActivity = this.clock.now();
+    this.armIdle(0);
+    this.keep();
+  }
+
+  /**
+   * The walk-away timer, for a visitor quiet for `quietMs` already (0, or the time before a
+   * reload): "Are you still there?" when the idle time is up, the wipe after its grace.
+   */
+  private armIdle(quietMs: number): void {
     this.stillThere = false;
     this.cancelIdle?.();
     this.cancelIdle = null;
     const talking = this.phase === 'running' || (this.phase === 'ended' && this.flowMode === 'assistant');
     if (!talking) return;
-    this.cancelIdle = this.timers.schedule(this.settings.idleSeconds * 1000, () => {
+    const ask = this.settings.idleSeconds * 1000 - quietMs;
+    const wipeAfter = (ms: number) => {
       this.stillThere = true;
-      this.cancelIdle = this.timers.schedule(this.settings.idleGraceSeconds * 1000, () => this.startOver(true));
-    });
+      this.cancelIdle = this.timers.schedule(ms, () => this.startOver(true));
+    };
+    if (ask <= 0) wipeAfter(this.settings.idleGraceSeconds * 1000 + ask);
+    else this.cancelIdle = this.timers.schedule(ask, () => wipeAfter(this.settings.idleGraceSeconds * 1000));
   }
 
   /** Drops the visitor's data: engine, conversation, values, captions, timers and storage. */
   private wipe(): void {
+    this.keeping = false;
+    this.visits?.clear();
     this.voice.end();
     this.awaitingScreen = false;
     this.conversation?.stop();
@@ -460,6 +563,8 @@ export class Kiosk {
     } catch {
       // Storage may be unavailable (private mode); there is then nothing in it to wipe.
     }
+    // IndexedDB and Cache Storage answer later; nothing waits for them.
+    void sweepBrowserStores();
     // JavaScript keeps the input of the last successful match in RegExp.input (and $_, lastMatch,
     // $1...): a visitor's sentence could outlive the visit there. A match on nothing replaces it.
     /(?:)/.exec('');

@@ -32,6 +32,13 @@ export interface ConversationOptions {
   maxRounds?: number;
 }
 
+/** The model's side of a visit, kept with the engine's snapshot so a resumed visit has its context. */
+export interface ConversationContext {
+  history: ChatMessage[];
+  /** index in `history` where the current step began */
+  stepStart: number;
+}
+
 const SORRY = "Sorry, I'm having trouble. You can carry on using the screen.";
 
 export class Conversation {
@@ -64,6 +71,23 @@ export class Conversation {
   /** Enters the flow's first state. */
   start(): void {
     this.handle(this.engine.start());
+  }
+
+  /**
+   * Takes up a kept visit: `messages` (from FlowEngine.restore) show the state again and re-arm
+   * its timers, `context` is the model's history as it was. No model turn starts: the visitor
+   * speaks or taps next.
+   */
+  resume(messages: readonly EngineMessage[], context: ConversationContext | null): void {
+    this.handle(messages);
+    if (!context) return;
+    this.history = [...context.history];
+    this.stepStart = Math.min(context.stepStart, this.history.length);
+  }
+
+  /** The model's history so far, as plain data (for keeping the visit). */
+  context(): ConversationContext {
+    return { history: [...this.history], stepStart: this.stepStart };
   }
 
   /** A final transcript, or text the visitor typed. */

@@ -1,9 +1,11 @@
 // Privacy on a shared kiosk: the end screen, "Start over" and walking away all wipe the visit,
-// and the idle screen that follows holds nothing the visitor said or typed.
+// and the idle screen that follows holds nothing the visitor said or typed: not on the page, not
+// in localStorage or sessionStorage (the copy kept for a resume included), IndexedDB or Cache
+// Storage (the service worker's caches included).
 
 import { expect, test, type Page } from '@playwright/test';
-import { expectNothingPersonalLeft, leaveInStorage } from './support/privacy.ts';
-import { expectStep, input, kiosk, say, startVisit } from './support/kiosk.ts';
+import { expectNothingPersonalLeft, findInStores, leaveEverywhere, leaveInStorage } from './support/privacy.ts';
+import { expectStep, fieldBlock, input, kiosk, say, startVisit } from './support/kiosk.ts';
 
 const NAME = 'Quillon';
 const NAME_LABEL = "What's your first name?";
@@ -70,31 +72,118 @@ test('"Start over" mid-flow wipes at once, and the next visit starts empty', asy
 });
 
 test('walking away: "Are you still there?" appears, then the kiosk wipes back to idle', async ({ page }) => {
-  await startVisit(page, { idle_seconds: 3, idle_grace_seconds: 1 });
+  // The page's clock is Playwright's: the idle time passes when the test says, however busy the machine.
+  await page.clock.install();
+  await startVisit(page, { idle_seconds: 60, idle_grace_seconds: 10 });
   await say(page, `My name is ${NAME}`);
   await expect(input(page, NAME_LABEL)).toHaveValue(NAME);
 
+  await page.clock.runFor(60_000);
   const dialog = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: "I'm still here" })).toBeFocused();
 
+  await page.clock.runFor(10_000);
   await expectIdle(page);
   await expectNothingPersonalLeft(page, [NAME]);
   await expectFreshVisit(page, [NAME]);
 });
 
 test('"I\'m still here" keeps the visit past the time it would have been wiped', async ({ page }) => {
-  await startVisit(page, { idle_seconds: 3, idle_grace_seconds: 1 });
+  await page.clock.install();
+  await startVisit(page, { idle_seconds: 60, idle_grace_seconds: 10 });
   await say(page, `My name is ${NAME}`);
+  await page.clock.runFor(60_000);
   const dialog = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(dialog).toBeVisible();
 
   await dialog.getByRole('button', { name: "I'm still here" }).click();
   await expect(dialog).toBeHidden();
-  // The question comes back only after another idle period, later than the first question's
-  // wipe would have fired: the visit is still there when it does.
-  await expect(dialog).toBeVisible();
+  // Past the moment the first question's wipe was due: the visit is still there.
+  await page.clock.runFor(15_000);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
+  await expect(dialog).toBeHidden();
+  // The question comes back after a whole new idle period.
+  await page.clock.runFor(45_000);
+  await expect(dialog).toBeVisible();
   await expectStep(page, 'ask_name');
   await expect(input(page, NAME_LABEL)).toHaveValue(NAME);
+});
+
+// ------------------------------------------------------------------ every store, three ways out
+
+const TYPED_NAME = 'Zebulon Quarkwright';
+const SAID_EMAIL = 'zq.marlinspike@example.com';
+/** The values and recognisable parts of them: none may be left anywhere. */
+const PERSONAL = [TYPED_NAME, 'Quarkwright', SAID_EMAIL, 'marlinspike'];
+
+/** Waits until a service worker controls the page, so its caches are there to be searched. */
+async function controlled(page: Page): Promise<void> {
+  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 20_000 });
+}
+
+/** Visitor sign-in with the name typed into its field and the email said to the offline assistant. */
+async function signInDetails(page: Page, params: Parameters<typeof startVisit>[1] = {}): Promise<void> {
+  await startVisit(page, { flow: 'visitor-signin', ...params });
+  await controlled(page);
+  await expectStep(page, 'details');
+  await input(page, 'Your name').fill(TYPED_NAME);
+  await say(page, `my email is ${SAID_EMAIL}`);
+  await expect(fieldBlock(page, 'email')).toHaveAttribute('data-status', 'pending');
+  await expect(input(page, 'Email address')).toHaveValue(SAID_EMAIL);
+}
+
+/** The copy kept for a resume holds the visit, and every store holds a careless copy too. */
+async function everythingStored(page: Page): Promise<void> {
+  const kept = await page.evaluate<string | null>(`localStorage.getItem('kiosk-visit')`);
+  expect(kept).toContain(TYPED_NAME);
+  expect(kept).toContain(SAID_EMAIL);
+  await leaveEverywhere(page, TYPED_NAME);
+  const found = await findInStores(page, [TYPED_NAME]);
+  for (const where of ['localStorage kiosk-visit', 'localStorage draft', 'sessionStorage draft', 'IndexedDB careless/drafts', 'cache careless url', 'cache workbox-precache']) {
+    expect(found.some((f) => f.startsWith(where)), `the search finds the name in ${where}`).toBe(true);
+  }
+}
+
+async function expectSweptClean(page: Page): Promise<void> {
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+  // IndexedDB and Cache Storage are cleared a moment after the screen.
+  await expect.poll(() => findInStores(page, PERSONAL), { timeout: 10_000 }).toEqual([]);
+  await expectNothingPersonalLeft(page, PERSONAL);
+}
+
+test('the end of the visit leaves nothing in any store', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInDetails(page, { end_seconds: 1 });
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expectStep(page, 'host');
+  await page.getByRole('button', { name: 'Tom Becker' }).click();
+  await expectStep(page, 'rules');
+  await page.getByRole('button', { name: 'I agree' }).click();
+  await expectStep(page, 'badge');
+  await everythingStored(page);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
+  await expectSweptClean(page);
+});
+
+test('"Start over" leaves nothing in any store', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInDetails(page);
+  await everythingStored(page);
+  await page.getByRole('button', { name: 'Start over' }).click();
+  await page.getByRole('alertdialog', { name: 'Start over?' }).getByRole('button', { name: 'Yes, start over' }).click();
+  await expectSweptClean(page);
+});
+
+test('walking away leaves nothing in any store', async ({ page }) => {
+  test.setTimeout(60_000);
+  // The page's clock is Playwright's, so the walk-away comes when the test says, not before.
+  await page.clock.install();
+  await signInDetails(page, { idle_seconds: 60, idle_grace_seconds: 10 });
+  await everythingStored(page);
+  await page.clock.runFor(60_000);
+  await expect(page.getByRole('alertdialog', { name: 'Are you still there?' })).toBeVisible();
+  await page.clock.runFor(10_000);
+  await expectSweptClean(page);
 });
