@@ -4,10 +4,12 @@
 // visitor from memory and storage, and closes the microphone.
 
 import { loadFlowFor, type FlowLoad } from '../adapters/flow-files.ts';
+import { ServerActions } from '../adapters/kiosk-server/server-actions.ts';
+import { ACTION_FAILED_SENTENCE } from '../engine/action-effects.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { FlowEngine } from '../engine/engine.ts';
-import type { Field } from '../engine/flow.ts';
+import { resolveTool, type Field } from '../engine/flow.ts';
 import type { LoadedFlow } from '../engine/load-flow.ts';
 import { displayValue } from '../engine/interpolate.ts';
 import { copy, dict, own } from '../engine/records.ts';
@@ -15,10 +17,12 @@ import { shownValues } from '../engine/shown-values.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage, UiEventInput } from '../engine/messages.ts';
 import { tick } from 'svelte';
 import { systemClock, type Clock } from '../ports/clock.ts';
+import type { ActionRunner, OutcomeSink } from '../ports/action-runner.ts';
 import type { LanguageModel } from '../ports/language-model.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
 import { Conversation } from '../voice/conversation.ts';
 import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
+import { KioskActions } from './kiosk-actions.ts';
 import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
 
@@ -51,6 +55,22 @@ export interface Notice {
   text: string;
 }
 
+/** A value of the pending action the visitor may change on its card ("Change"). */
+export interface ActionField {
+  name: string;
+  label: string;
+  input: 'text' | 'number' | 'date' | 'select';
+  options: string[];
+  value: string;
+}
+
+/** An action waiting for the visitor's yes, as its card shows it. */
+export interface PendingActionView {
+  id: string;
+  summary: string;
+  fields: ActionField[];
+}
+
 /** The flow's title for people: a flow without one has its id, shown in words ("booking_wizard" → "Booking wizard"). */
 export function shownTitle(title: string, id: string): string {
   if (title !== id) return title;
@@ -70,7 +90,9 @@ export class Kiosk {
   notice = $state<Notice | null>(null);
   captions = $state<Caption[]>([]);
   busy = $state(false);
-  pendingAction = $state<{ id: string; summary: string } | null>(null);
+  pendingAction = $state<PendingActionView | null>(null);
+  /** a confirmed action is being performed: what it does, in the visitor's words */
+  actionRunning = $state<string | null>(null);
   assistantNote = $state<string | null>(null);
   stillThere = $state(false);
   endValues = $state<Record<string, unknown> | null>(null);
@@ -87,6 +109,7 @@ export class Kiosk {
   private loaded: LoadedFlow | null = null;
   private engine: FlowEngine | null = null;
   private conversation: Conversation | null = null;
+  private actions: KioskActions | null = null;
   private cancelEnd: (() => void) | null = null;
   private cancelIdle: (() => void) | null = null;
   private cancelSettle: (() => void) | null = null;
@@ -106,6 +129,8 @@ export class Kiosk {
     /** true when a language model is configured */
     private readonly hasModel: () => boolean = () => false,
     private readonly mark: MarkFn = browserMark,
+    /** who performs the flow's actions and counts their outcomes: the kiosk's server */
+    private readonly actionRunner: ActionRunner & OutcomeSink = new ServerActions(),
   ) {
     this.voice = new KioskVoice(mark);
   }
@@ -161,6 +186,7 @@ export class Kiosk {
     const model = this.makeModel();
     const fallback = model instanceof OfflineAgent ? model : new OfflineAgent();
     this.engine = new FlowEngine(this.loaded, this.clock);
+    this.actions = new KioskActions(this.actionRunner, this.actionRunner, this.loaded.flow.id, (done) => this.guarded(() => this.conversation?.actionDone(done)), this.timers);
     this.conversation = new Conversation(this.engine, model, fallback, this.clock, this.timers, {
       engine: (ms) => this.onEngine(ms),
       agentSpeech: (reply, text, final) => {
@@ -278,6 +304,11 @@ export class Kiosk {
     this.send({ type: 'ui_event', event: yes ? 'confirm_action' : 'reject_action' });
   }
 
+  /** The visitor changed values on the pending action's card: it is proposed again, as an edit. */
+  editAction(values: Record<string, string>): void {
+    this.send({ type: 'ui_event', event: 'edit_action', values });
+  }
+
   back(): void {
     this.send({ type: 'ui_event', event: 'back' });
   }
@@ -338,6 +369,8 @@ export class Kiosk {
   }
 
   private onEngine(messages: readonly EngineMessage[]): void {
+    this.actions?.observe(messages);
+    let failed = false;
     if (messages.some((m) => m.type === 'flow_variable' || m.type === 'flow_state' || m.type === 'transition_blocked' || m.type === 'action_pending')) {
       this.screenShows();
     }
@@ -376,11 +409,18 @@ export class Kiosk {
           break;
         case 'action_pending':
           this.settle();
-          this.pendingAction = { id: m.action_id, summary: m.summary };
+          this.pendingAction = { id: m.action_id, summary: m.summary, fields: this.actionFields(m.tool, m.args) };
+          break;
+        case 'action_run':
+          if (this.pendingAction?.id === m.action_id) {
+            this.actionRunning = this.pendingAction.summary;
+            this.pendingAction = null;
+          }
           break;
         case 'action_result':
           if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
-          if (m.status === 'failed') this.notice = { near: null, text: 'Sorry, that did not go through. Please try again or ask a member of staff.' };
+          if (m.status === 'done' || m.status === 'failed') this.actionRunning = null;
+          if (m.status === 'failed') failed = true;
           break;
         case 'flow_end':
           this.settle();
@@ -396,7 +436,25 @@ export class Kiosk {
           break;
       }
     }
+    // After the batch: a failure that moved the flow on stays said on the new screen.
+    if (failed) this.notice = { near: null, text: ACTION_FAILED_SENTENCE };
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
+  }
+
+  /** The values of a pending action the visitor may change, from its tool's parameters. */
+  private actionFields(tool: string, args: Readonly<Record<string, unknown>>): ActionField[] {
+    const state = this.loaded && this.screen ? own(this.loaded.flow.states, this.screen.state) : undefined;
+    const def = state && this.loaded ? resolveTool(this.loaded.flow, state, tool) : undefined;
+    return (def?.parameters ?? []).map((p) => {
+      const words = p.name.replace(/_/g, ' ').trim();
+      return {
+        name: p.name,
+        label: words.charAt(0).toUpperCase() + words.slice(1),
+        input: p.enum ? 'select' : p.type === 'date' ? 'date' : p.type === 'number' || p.type === 'integer' ? 'number' : 'text',
+        options: (p.enum ?? []).map((o) => displayValue(o)),
+        value: displayValue(own(args, p.name)),
+      };
+    });
   }
 
   private blockedNotice(m: TransitionBlockedMessage): Notice {
@@ -434,6 +492,8 @@ export class Kiosk {
     this.awaitingScreen = false;
     this.conversation?.stop();
     this.conversation = null;
+    this.actions?.stop();
+    this.actions = null;
     this.engine = null;
     this.cancelEnd?.();
     this.cancelIdle?.();
@@ -445,6 +505,7 @@ export class Kiosk {
     this.captions = [];
     this.busy = false;
     this.pendingAction = null;
+    this.actionRunning = null;
     this.assistantNote = null;
     this.stillThere = false;
     this.askingStartOver = false;
