@@ -413,6 +413,8 @@ export class Kiosk {
           break;
         case 'action_run':
           if (this.pendingAction?.id === m.action_id) {
+            // The card gives way: its buttons, and those that move up under a finger, wait a moment.
+            this.settle();
             this.actionRunning = this.pendingAction.summary;
             this.pendingAction = null;
           }
