@@ -151,6 +151,9 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
     (s.ui?.actions ?? []).forEach((a, i) => {
       if (a.tool === undefined) return;
       tapped.add(a.tool);
+      if (own(s.transitions.onUiEvent, a.event)) {
+        r.warn('not-acted-on', [...at, 'transitions', 'on_ui_event', a.event], `"${a.event}" is a button that proposes tool "${a.tool}", so this mapping is never used: on_tool_call and on_action_done/on_action_failed say where the tool leads`, true);
+      }
       if (!resolveTool(flow, s, a.tool)) {
         r.error('unknown-tool', [...at, 'ui', 'actions', i, 'tool'], `the button "${a.label}" names tool "${a.tool}", which is not defined in this state's tools or the flow's tools${didYouMean(a.tool, defined)}`);
       }

@@ -126,6 +126,13 @@ describe('on_action_done and on_action_failed', () => {
     );
   });
 
+  it('vfdl check: a mapping of a tool button\'s event is never used, and says so', () => {
+    const flow = loadFlow(FLOW.replace('on_tool_call: { check_in: checked_in, book: booked }', 'on_tool_call: { check_in: checked_in, book: booked }\n      on_ui_event: { check_in: checked_in }'));
+    expect(flow.diagnostics.map((d) => `${d.severity} ${d.code}: ${d.message}`)).toEqual([
+      'warning not-acted-on: "check_in" is a button that proposes tool "check_in", so this mapping is never used: on_tool_call and on_action_done/on_action_failed say where the tool leads',
+    ]);
+  });
+
   it('vfdl check: a button\'s tool must be defined', () => {
     const bad = loadFlow(FLOW.replace('{ event: book, label: Book, tool: book }', '{ event: book, label: Book, tool: bok }'));
     expect(bad.diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual(
