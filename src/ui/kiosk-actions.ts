@@ -110,7 +110,8 @@ export class KioskActions {
     this.sent.set(action.actionId, action);
     let tries = 0;
     const ask = (): void => {
-      void this.runner.lookup(action.serverId).then((found) => {
+      const asked = this.runner.lookup(action.serverId).catch((error: unknown) => ({ ok: false as const, error: `the action runner failed (${(error as Error).message})` }));
+      void asked.then((found) => {
         if (this.stopped) return;
         if (!('running' in found)) return this.settle(action.actionId, found);
         tries += 1;
@@ -136,7 +137,11 @@ export class KioskActions {
   private send(call: ActionCall): void {
     const action: SentAction = { actionId: call.action_id, serverId: this.serverId(call.action_id), tool: call.tool };
     this.sent.set(action.actionId, action);
-    void this.runner.run({ ...call, action_id: action.serverId }).then((outcome) => this.settle(action.actionId, outcome));
+    void this.runner.run({ ...call, action_id: action.serverId }).then(
+      (outcome) => this.settle(action.actionId, outcome),
+      // A runner must not reject; if one does, the action is failed all the same, never re-sent.
+      (error: unknown) => this.settle(action.actionId, { ok: false, error: `the action runner failed (${(error as Error).message})` }),
+    );
   }
 
   private settle(actionId: string, outcome: ActionOutcome): void {
