@@ -169,6 +169,28 @@ describe('the page hands actions to the kiosk server', () => {
   });
 });
 
+describe('the server adapter', () => {
+  it('a reused id with another request is refused by the server and is a failed action; a repeat gets the first answer', async () => {
+    const { service, kiosk } = await clinicAndKiosk();
+    const runner = new ServerActions(kiosk);
+    const call = {
+      action_id: 'v0.action_1',
+      flow_id: 'clinic_checkin',
+      tool: 'check_in',
+      method: 'POST',
+      url: `${service.url}/check-ins`,
+      headers: { Authorization: 'Bearer {secret:CLINIC_TOKEN}' },
+      body: { name: 'Li Wei', dob: '1992-11-03', reason: 'walk_in' },
+    };
+    const first = await runner.run(call);
+    expect(first).toEqual({ ok: true, data: { check_in_id: 'chk-1', queue_number: 1 } });
+    expect(await runner.run(call)).toEqual(first);
+    expect(await runner.run({ ...call, body: { ...call.body, name: 'Someone Else' } })).toMatchObject({ ok: false, error: expect.stringMatching(/^action_id_reused: /) });
+    expect(service.checkIns).toHaveLength(1);
+    expect(await runner.lookup('v0.action_1')).toEqual({ ok: true, data: null });
+  });
+});
+
 describe('after a reload: asking, never re-sending', () => {
   it('an action the server ran is asked after (done); one it never saw is failed (404); nothing reaches the clinic again', async () => {
     const { service, kiosk } = await clinicAndKiosk();
