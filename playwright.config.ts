@@ -1,10 +1,14 @@
 // End-to-end tests in real Chromium against the production build, served by the kiosk's own
-// server with no outside services (the voice tests start their own, with the OpenAI doubles).
+// server with no outside services (the voice tests start their own, with the OpenAI doubles),
+// beside the local clinic service that the clinic example's actions reach.
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_FLAGS } from './tests/e2e/support/chromium.ts';
 
 // E2E_PORT lets two checkouts on one machine run their browser tests at the same time.
 const PORT = Number(process.env['E2E_PORT'] ?? 4179);
+/** The local clinic service, a port tied to the kiosk's so that checkouts do not share one. */
+const CLINIC_PORT = PORT + 1000;
+const CLINIC_TOKEN = 'e2e-clinic-token-not-a-real-one';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -25,12 +29,33 @@ export default defineConfig({
       args: CHROMIUM_FLAGS,
     },
   },
-  webServer: {
-    command: 'npx tsx server/main.ts',
-    url: `http://127.0.0.1:${PORT}`,
-    reuseExistingServer: !process.env['CI'],
-    timeout: 60_000,
-    // No outside services and no operator PIN, whatever the developer's environment or .env says.
-    env: { HOST: '127.0.0.1', PORT: String(PORT), LLM_BASE_URL: '', STT_BASE_URL: '', TTS_BASE_URL: '', OPERATOR_PIN: '' },
-  },
+  webServer: [
+    {
+      command: `npx tsx tests/servers/clinic-service.ts ${CLINIC_PORT}`,
+      // 400: the service is up (a look-up needs a name and a date of birth)
+      url: `http://127.0.0.1:${CLINIC_PORT}/appointments`,
+      reuseExistingServer: !process.env['CI'],
+      timeout: 60_000,
+      env: { CLINIC_TOKEN },
+    },
+    {
+      command: 'npx tsx server/main.ts',
+      url: `http://127.0.0.1:${PORT}`,
+      reuseExistingServer: !process.env['CI'],
+      timeout: 60_000,
+      // No outside services and no operator PIN, whatever the developer's environment or .env says; actions reach
+      // only the local clinic service.
+      env: {
+        HOST: '127.0.0.1',
+        PORT: String(PORT),
+        LLM_BASE_URL: '',
+        STT_BASE_URL: '',
+        TTS_BASE_URL: '',
+        ACTIONS_ALLOWED_ORIGINS: '',
+        ACTION_ORIGIN_CLINIC: `http://127.0.0.1:${CLINIC_PORT}`,
+        ACTION_SECRET_CLINIC_TOKEN: CLINIC_TOKEN,
+        OPERATOR_PIN: '',
+      },
+    },
+  ],
 });

@@ -30,16 +30,19 @@ export interface RefusedCall {
  * allow (or none allowed at all), a url that is not plain http(s), or a secret the server lacks.
  */
 export function prepareCall(request: ActionRequest, config: ActionsConfig): PreparedCall | RefusedCall {
-  const allowed = new Set(config.allowedOrigins);
+  const allowed = new Set([...config.allowedOrigins, ...Object.values(config.origins ?? {})]);
   if (allowed.size === 0) {
     return refuse('refused_host', 'No action may run: this kiosk\'s server allows no origin. Set ACTIONS_ALLOWED_ORIGINS to the origins actions may call, e.g. https://clinic.example.');
   }
+  // `{origin:NAME}` at the start of the url is the origin the operator named ACTION_ORIGIN_NAME.
+  const named = namedOrigin(request.url, config.origins ?? {});
+  if (!named.ok) return named;
   // The url as written decides the origin; a secret may fill in its path or query, never its host.
-  const written = checkUrl(request.url, allowed);
+  const written = checkUrl(named.url, allowed);
   if (!written.ok) return written;
 
   const missing = new Set<string>();
-  const urlText = resolveText(request.url, config.secrets, missing);
+  const urlText = resolveText(named.url, config.secrets, missing);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name] = resolveText(value, config.secrets, missing);
   const body = request.body === undefined ? undefined : resolveDeep(request.body, config.secrets, missing);
@@ -63,6 +66,20 @@ export function prepareCall(request: ActionRequest, config: ActionsConfig): Prep
     headers['content-type'] = 'application/json';
   }
   return call;
+}
+
+/** A url starting with `{origin:NAME}`, with that origin put in; the reference nowhere else. */
+function namedOrigin(url: string, origins: Readonly<Record<string, string>>): { ok: true; url: string } | RefusedCall {
+  const m = /^\{origin:([A-Z0-9_]+)\}/.exec(url);
+  const rest = m ? url.slice(m[0].length) : url;
+  if (/\{origin:/i.test(rest)) return refuse('refused_host', 'An {origin:NAME} reference may only start the url, as {origin:NAME}/path.');
+  if (!m) return { ok: true, url };
+  const origin = Object.hasOwn(origins, m[1]!) ? origins[m[1]!] : undefined;
+  if (origin === undefined) {
+    return refuse('refused_host', `This kiosk's server has no origin ${m[1]}: set ACTION_ORIGIN_${m[1]} to the service's origin, e.g. https://clinic.example. Nothing was sent.`);
+  }
+  if (rest !== '' && !rest.startsWith('/') && !rest.startsWith('?')) return refuse('refused_host', `After {origin:${m[1]}} the url must go on with "/" or "?".`);
+  return { ok: true, url: origin + rest };
 }
 
 function checkUrl(text: string, allowed: ReadonlySet<string>): { ok: true; url: URL } | RefusedCall {

@@ -7,6 +7,7 @@
 //   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
 //   ACTIONS_ALLOWED_ORIGINS                       origins a flow's HTTP effects may call (none: no action runs)
 //   ACTION_SECRET_<NAME>                          the value a flow's `{secret:NAME}` stands for
+//   ACTION_ORIGIN_<NAME>                          the origin a flow's url `{origin:NAME}/…` starts with (allowed too)
 //   ANALYTICS_URL                                 where outcome events are forwarded (unset: counted only)
 //   OPERATOR_PIN                                  the PIN of the operator panel, 4 to 12 digits (unset: no panel)
 //
@@ -48,10 +49,14 @@ export interface ActionsConfig {
   allowedOrigins: string[];
   /** NAME -> value, from `ACTION_SECRET_NAME` */
   secrets: Record<string, string>;
+  /** NAME -> origin, from `ACTION_ORIGIN_NAME`: what a url starting `{origin:NAME}` calls (each one allowed) */
+  origins?: Record<string, string>;
 }
 
 /** The prefix of the environment variables holding action secrets. */
 export const SECRET_PREFIX = 'ACTION_SECRET_';
+/** The prefix of the environment variables naming the origins flows refer to as `{origin:NAME}`. */
+export const ORIGIN_PREFIX = 'ACTION_ORIGIN_';
 /** The shortest secret accepted: shorter ones could not be told apart from ordinary text when answers are scrubbed. */
 export const MIN_SECRET_LENGTH = 8;
 
@@ -84,7 +89,7 @@ export function readConfig(env: Env): KioskConfig {
     llm,
     stt,
     tts: tts && { ...tts, voice: value(env, 'TTS_VOICE') ?? 'alloy' },
-    actions: { allowedOrigins: readOrigins(env), secrets: readSecrets(env) },
+    actions: readActions(env),
     analyticsUrl: readAnalyticsUrl(env),
     ...(operatorPin === undefined ? {} : { operatorPin }),
     warnings,
@@ -154,6 +159,22 @@ function readPort(env: Env): number {
   return port;
 }
 
+function readActions(env: Env): ActionsConfig {
+  const allowedOrigins = readOrigins(env);
+  const origins: Record<string, string> = {};
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith(ORIGIN_PREFIX)) continue;
+    const key = name.slice(ORIGIN_PREFIX.length);
+    const text = value(env, name);
+    if (text === undefined) continue;
+    if (!/^[A-Z0-9_]+$/.test(key)) throw new ConfigError(`${name}: an origin's name after ${ORIGIN_PREFIX} may hold only A-Z, 0-9 and _ (flows write it as {origin:NAME}).`);
+    origins[key] = readOrigin(text, name);
+    // The operator named it for the flows to call: it is allowed like ACTIONS_ALLOWED_ORIGINS.
+    if (!allowedOrigins.includes(origins[key])) allowedOrigins.push(origins[key]);
+  }
+  return { allowedOrigins, secrets: readSecrets(env), ...(Object.keys(origins).length ? { origins } : {}) };
+}
+
 function readOrigins(env: Env): string[] {
   const text = value(env, 'ACTIONS_ALLOWED_ORIGINS');
   if (text === undefined) return [];
@@ -167,20 +188,20 @@ function readOrigins(env: Env): string[] {
 }
 
 /** One origin as `URL.origin` spells it (lower-case host, no default port), or a ConfigError. */
-function readOrigin(item: string): string {
+function readOrigin(item: string, variable = 'ACTIONS_ALLOWED_ORIGINS'): string {
   const example = 'expected origins like https://clinic.example,http://127.0.0.1:5055';
   let url: URL;
   try {
     url = new URL(item);
   } catch {
-    throw new ConfigError(`ACTIONS_ALLOWED_ORIGINS: "${item}" is not an origin (${example}).`);
+    throw new ConfigError(`${variable}: "${item}" is not an origin (${example}).`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`ACTIONS_ALLOWED_ORIGINS: "${item}" must start with http:// or https:// (${example}).`);
+    throw new ConfigError(`${variable}: "${item}" must start with http:// or https:// (${example}).`);
   }
-  if (url.username || url.password) throw new ConfigError(`ACTIONS_ALLOWED_ORIGINS: "${item}" must not hold a user name or password.`);
+  if (url.username || url.password) throw new ConfigError(`${variable}: "${item}" must not hold a user name or password.`);
   if (url.pathname !== '/' || url.search || url.hash || /[?#]/.test(item)) {
-    throw new ConfigError(`ACTIONS_ALLOWED_ORIGINS: "${item}" must be an origin only, with no path, query or fragment (${example}).`);
+    throw new ConfigError(`${variable}: "${item}" must be an origin only, with no path, query or fragment (${example}).`);
   }
   return url.origin;
 }

@@ -42,7 +42,12 @@ export interface Expectation {
   system_prompt?: Pattern;
   /** tool -> pattern of its schema as the LLM gets it */
   tool_schema?: Array<[string, Pattern]>;
+  /** the HTTP requests (`action_run`) since the previous expect: exactly these, in order */
+  requests?: MessageExpectation[];
 }
+
+/** What a tool's HTTP effect gets in a test instead of a real call: a status and JSON, or no answer in time. */
+export type CannedAnswer = { status: number; body?: unknown; line: number } | { timeout: true; line: number };
 
 /** A name in an expectation that the flow must have: checked once the flow is loaded. */
 export interface FlowRef {
@@ -56,8 +61,15 @@ export interface Script {
   file: string;
   flow: string;
   name?: string;
+  /** tool -> the answers its requests get, one each, in order */
+  answers: Record<string, CannedAnswer[]>;
+  /** where each tool of `answers` is written, for naming an unknown one */
+  answerRefs: FlowRef[];
   steps: Step[];
 }
+
+const SCRIPT_KEYS = ['flow', 'name', 'answers', 'steps'];
+const REQUEST_FIELDS = ['tool', 'method', 'url', 'body', 'headers', 'timeout_seconds'];
 
 const STEP_KEYS: Record<string, readonly string[]> = {
   user: ['user'],
@@ -79,6 +91,7 @@ export const EXPECT_KEYS = [
   'messages',
   'system_prompt',
   'tool_schema',
+  'requests',
 ] as const;
 
 type MessageOf<T extends EngineMessageType> = Extract<EngineMessage, { type: T }>;
@@ -96,8 +109,8 @@ const MESSAGE_FIELDS: { [T in EngineMessageType]: Record<keyof MessageOf<T>, tru
   tool_result: { type: true, call_id: true, tool: true, ok: true, content: true },
   speech_cue: { type: true, text: true, reason: true },
   llm_turn: { type: true, epoch: true, reason: true },
-  action_pending: { type: true, action_id: true, tool: true, summary: true, args: true, expires_at: true },
-  action_run: { type: true, action_id: true, tool: true, method: true, url: true, body: true, headers: true },
+  action_pending: { type: true, action_id: true, tool: true, summary: true, args: true, expires_at: true, replaces: true },
+  action_run: { type: true, action_id: true, tool: true, method: true, url: true, body: true, headers: true, timeout_seconds: true },
   action_result: { type: true, action_id: true, tool: true, status: true, detail: true },
   system_message: { type: true, text: true },
   analytics: { type: true, event: true, state: true, data: true },
@@ -136,8 +149,9 @@ export function parseScript(text: string, file: string): { script: Script } | { 
     return { diagnostics: problems };
   }
   for (const k of Object.keys(data)) {
-    if (!['flow', 'steps', 'name'].includes(k)) problem(root.get(k, true) ?? root, `unknown key "${k}"${didYouMean(k, ['flow', 'steps', 'name'])}`, 'unknown-key');
+    if (!SCRIPT_KEYS.includes(k)) problem(root.get(k, true) ?? root, `unknown key "${k}"${didYouMean(k, SCRIPT_KEYS)}`, 'unknown-key');
   }
+  const { answers, refs: answerRefs } = readAnswers(root.get('answers', true), ctx);
   if (typeof data['flow'] !== 'string') problem(root.get('flow', true) ?? root, '"flow" must name the flow file, relative to this script');
   const stepsNode = root.get('steps', true);
   if (!isSeq(stepsNode)) {
@@ -151,6 +165,8 @@ export function parseScript(text: string, file: string): { script: Script } | { 
       file,
       flow: data['flow'] as string,
       ...(typeof data['name'] === 'string' ? { name: data['name'] } : {}),
+      answers,
+      answerRefs,
       steps,
     },
   };
@@ -170,6 +186,14 @@ export function checkNames(script: Script, loaded: LoadedFlow): Diagnostic[] {
     tool: [...new Set([...loaded.catalog.offered.values()].flat())],
   };
   const out: Diagnostic[] = [];
+  const withHttp = new Set<string>();
+  for (const t of Object.values(loaded.flow.tools)) if (t.http) withHttp.add(t.name);
+  for (const s of Object.values(loaded.flow.states)) for (const t of Object.values(s.tools)) if (t.http) withHttp.add(t.name);
+  for (const { name, line, col } of script.answerRefs) {
+    if (!withHttp.has(name)) {
+      out.push({ file: script.file, line, col, severity: 'error', code: 'unknown-tool', message: `"${name}" is not a tool of the flow with an http effect${didYouMean(name, [...withHttp])}` });
+    }
+  }
   for (const step of script.steps) {
     if (step.kind !== 'expect') continue;
     for (const { kind, name, line, col } of step.refs) {
@@ -329,6 +353,11 @@ function readExpectation(node: YAMLMap, ctx: Context): { expect: Expectation; re
         } else if (p) ex.system_prompt = p;
         break;
       }
+      case 'requests': {
+        const list = readRequests(value, ctx);
+        if (list) ex.requests = list;
+        break;
+      }
       case 'tool_schema': {
         const fields = mapping(value, key, ctx, (name, at) => ref('tool', name, at));
         if (!fields) break;
@@ -378,6 +407,67 @@ function mapping(node: unknown, key: string, ctx: Context, onName: (name: string
     const p = readPattern(pair.value, ctx);
     if (p) out.push([name, p]);
     else ok = false;
+  }
+  return ok ? out : undefined;
+}
+
+/** `answers`: tool -> a list of `{status, body}` or `{timeout: true}`. */
+function readAnswers(node: unknown, ctx: Context): { answers: Record<string, CannedAnswer[]>; refs: FlowRef[] } {
+  const answers: Record<string, CannedAnswer[]> = Object.create(null);
+  const refs: FlowRef[] = [];
+  if (node === undefined) return { answers, refs };
+  const shape = 'a canned answer is {status: 200, body: {...}} or {timeout: true}';
+  if (!isMap(node)) {
+    ctx.problem(node, '"answers" maps tools to lists of canned answers, such as check_in: [{status: 201, body: {queue_number: 4}}]', 'wrong-type');
+    return { answers, refs };
+  }
+  for (const pair of node.items) {
+    const tool = isScalar(pair.key) ? String(pair.key.value) : '';
+    refs.push({ kind: 'tool', name: tool, ...ctx.at(pair.key) });
+    if (!isSeq(pair.value)) {
+      ctx.problem(pair.value ?? pair.key, `the answers of ${tool} are a list; ${shape}`, 'wrong-type');
+      continue;
+    }
+    const list: CannedAnswer[] = [];
+    for (const item of pair.value.items) {
+      const value = isMap(item) ? (item.toJSON() as Record<string, unknown>) : null;
+      const line = ctx.at(item).line;
+      const extra = value ? Object.keys(value).filter((k) => !['status', 'body', 'timeout'].includes(k)) : [];
+      if (value && extra.length) ctx.problem(item, `unknown key "${extra[0]}"${didYouMean(extra[0]!, ['status', 'body', 'timeout'])}; ${shape}`, 'unknown-key');
+      else if (value && value['timeout'] === true && Object.keys(value).length === 1) list.push({ timeout: true, line });
+      else if (value && Number.isInteger(value['status']) && (value['status'] as number) >= 100 && (value['status'] as number) <= 599 && value['timeout'] === undefined) {
+        list.push({ status: value['status'] as number, ...(Object.hasOwn(value, 'body') ? { body: value['body'] } : {}), line });
+      } else ctx.problem(item, `${shape} (a status is 100 to 599)`, 'wrong-type');
+    }
+    answers[tool] = list;
+  }
+  return { answers, refs };
+}
+
+/** `requests`: action_run messages without their type, fields limited to what a request is. */
+function readRequests(node: unknown, ctx: Context): MessageExpectation[] | undefined {
+  if (!isSeq(node)) {
+    ctx.problem(node, '"requests" is a list of requests such as {tool: check_in, method: POST, body: {...}}', 'wrong-type');
+    return undefined;
+  }
+  const out: MessageExpectation[] = [];
+  let ok = true;
+  for (const item of node.items) {
+    if (!isMap(item)) {
+      ctx.problem(item, 'a request is a mapping of the fields to match: tool, method, url, body, headers, timeout_seconds', 'wrong-type');
+      ok = false;
+      continue;
+    }
+    for (const pair of item.items) {
+      const k = isPair(pair) && isScalar(pair.key) ? String(pair.key.value) : '';
+      if (!REQUEST_FIELDS.includes(k)) ctx.problem(pair.key, `a request has no field "${k}"${didYouMean(k, REQUEST_FIELDS)}; its fields are ${REQUEST_FIELDS.join(', ')}`, 'unknown-key');
+    }
+    const pattern = readPattern(item, ctx);
+    if (!pattern || pattern.op !== 'fields') {
+      ok = false;
+      continue;
+    }
+    out.push({ type: 'action_run', pattern, line: ctx.at(item).line });
   }
   return ok ? out : undefined;
 }

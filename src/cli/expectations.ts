@@ -49,6 +49,7 @@ export function compare(ex: Expectation, o: Observed): string[] {
   }
 
   if (ex.messages) diffs.push(...matchMessages(ex.messages, o.window));
+  if (ex.requests) diffs.push(...matchRequests(ex.requests, o.window));
   if (ex.system_prompt) diffs.push(...explain(match(ex.system_prompt, o.flowState?.agent.system_prompt), 'system_prompt', 2000));
   for (const [tool, p] of ex.tool_schema ?? []) diffs.push(...matchSchema(tool, p, o));
   return diffs;
@@ -67,6 +68,14 @@ function matchMessages(items: readonly MessageExpectation[], window: readonly En
     from = found + 1;
   }
   return [];
+}
+
+/** `requests`: the action_run messages are exactly these, in order ([] means none was made). */
+function matchRequests(items: readonly MessageExpectation[], window: readonly EngineMessage[]): string[] {
+  const runs = window.filter((m) => m.type === 'action_run');
+  const shown = runs.map((m) => `${m.method} ${m.url}`).join(', ');
+  if (runs.length !== items.length) return [`requests: ${runs.length} made ([${shown}]), expected ${items.length}`];
+  return items.flatMap((item, i) => explain(match(item.pattern, runs[i]), `requests[${i}] (line ${item.line})`));
 }
 
 /** Why a `messages` item matched nothing: no message of its type, the order, or the closest one. */

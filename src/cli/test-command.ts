@@ -6,9 +6,9 @@ import { dirname, resolve, relative } from 'node:path';
 import { formatDiagnostic } from '../engine/diagnostics.ts';
 import { FlowEngine } from '../engine/engine.ts';
 import { loadFlow } from '../engine/load-flow.ts';
-import type { EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
+import type { ActionDoneInput, EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';
-import { checkNames, parseScript, type Step } from './conversation-script.ts';
+import { checkNames, parseScript, type CannedAnswer, type Step } from './conversation-script.ts';
 import { compare } from './expectations.ts';
 import { expandFiles, readText, type Io } from './io.ts';
 
@@ -41,6 +41,13 @@ export function runTests(paths: readonly string[], io: Io): number {
   return failed ? 1 : 0;
 }
 
+/** A canned answer as the kiosk's server would report it to the engine. */
+function cannedDone(actionId: string, answer: CannedAnswer): ActionDoneInput {
+  if ('timeout' in answer) return { type: 'action_done', action_id: actionId, ok: false, error: 'timeout: the service did not answer in time' };
+  if (answer.status >= 200 && answer.status < 300) return { type: 'action_done', action_id: actionId, ok: true, data: answer.body ?? null };
+  return { type: 'action_done', action_id: actionId, ok: false, error: `http: the service answered ${answer.status}` };
+}
+
 function runScript(file: string, io: Io): Outcome {
   const read = readText(file);
   if ('problem' in read) return { status: 'invalid', message: `${file}: error: cannot read: ${read.problem}` };
@@ -62,10 +69,17 @@ function runScript(file: string, io: Io): Outcome {
   const catalog = result.loaded.catalog;
   let window: EngineMessage[] = [];
   let flowState: FlowStateMessage | null = null;
+  const answers = new Map(Object.entries(script.answers).map(([tool, list]) => [tool, [...list]]));
   const record = (ms: EngineMessage[]) => {
     if (io.json) for (const m of ms) io.out(JSON.stringify(m));
     for (const m of ms) if (m.type === 'flow_state') flowState = m;
     window.push(...ms);
+    // Each request gets its tool's next canned answer at once; without one it stays unanswered.
+    for (const m of ms) {
+      if (m.type !== 'action_run') continue;
+      const answer = answers.get(m.tool)?.shift();
+      if (answer) record(engine.send(cannedDone(m.action_id, answer)));
+    }
   };
   record(engine.start());
   let count = 0;

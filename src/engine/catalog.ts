@@ -99,6 +99,7 @@ export function buildCatalog(flow: Flow): Catalog {
     const branches = [
       ...Object.values(s.transitions.onUiEvent).flat(),
       ...Object.values(s.transitions.onToolCall).flat(),
+      ...Object.values(s.transitions.onAction ?? {}).flatMap((o) => [...(o.done ?? []), ...(o.failed ?? [])]),
       ...s.transitions.onUtterance.flatMap((r) => r.branches),
       ...(s.gate?.onConfirm ?? []),
     ];

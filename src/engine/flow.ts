@@ -54,6 +54,8 @@ export interface HttpEffect {
   headers?: Readonly<Record<string, string>>;
   /** variable name -> dotted path into the JSON answer */
   capture: Readonly<Record<string, string>>;
+  /** how long the call may take (the server's default when absent) */
+  timeoutSeconds?: number;
 }
 
 export interface ToolDef {
@@ -124,9 +126,19 @@ export interface TimeoutRule {
   at: SourcePath;
 }
 
+/** Where a tool's HTTP action leads once it has ended (`on_action`). */
+export interface ActionOutcomes {
+  /** taken when it succeeded, instead of the tool's on_tool_call mapping */
+  done?: readonly Branch[];
+  /** taken when it failed (an error status, a time-out, a refused host, ...) */
+  failed?: readonly Branch[];
+}
+
 export interface Transitions {
   onUiEvent: Readonly<Record<string, readonly Branch[]>>;
   onToolCall: Readonly<Record<string, readonly Branch[]>>;
+  /** tool -> where its action leads when it is done or failed (absent: nowhere of its own) */
+  onAction?: Readonly<Record<string, ActionOutcomes>>;
   onUtterance: readonly UtteranceRule[];
   onTimeout?: TimeoutRule;
 }
@@ -165,6 +177,8 @@ export interface Field {
 export interface UiAction {
   event: string;
   label: string;
+  /** a tap proposes this tool's action (or runs it, when it needs no confirmation) */
+  tool?: string;
 }
 
 /** Artifacts this kiosk renders; other Prepatu types are kept as `other`. */
@@ -304,5 +318,6 @@ export function toolOfAnotherState(flow: Flow, name: string): { state: string; t
 
 /** True when a state offers an action-gated tool, so confirm_action/reject_action exist there. */
 export function hasActionGate(flow: Flow, state: StateDef): boolean {
-  return state.agent.tools.some((t) => resolveTool(flow, state, t)?.confirm === true);
+  const tools = [...state.agent.tools, ...(state.ui?.actions ?? []).flatMap((a) => (a.tool ? [a.tool] : []))];
+  return tools.some((t) => resolveTool(flow, state, t)?.confirm === true);
 }

@@ -19,6 +19,10 @@ function stateLines(flow: Flow, s: StateDef, out: string[]): void {
   const t = s.transitions;
   for (const [event, bs] of Object.entries(t.onUiEvent)) edges(s.id, bs, `tap ${event}`, out);
   for (const [tool, bs] of Object.entries(t.onToolCall)) edges(s.id, bs, `tool ${tool}`, out);
+  for (const [tool, o] of Object.entries(t.onAction ?? {})) {
+    if (o.done) edges(s.id, o.done, `action ${tool} done`, out);
+    if (o.failed) edges(s.id, o.failed, `action ${tool} failed`, out);
+  }
   t.onUtterance.forEach((r, i) => edges(s.id, r.branches, `said pattern ${i + 1}${r.requiresConfirmation ? ' (confirmed)' : ''}`, out));
   if (t.onTimeout) {
     const retries = t.onTimeout.maxRetries !== undefined ? ` up to ${t.onTimeout.maxRetries}x` : '';

@@ -4,10 +4,10 @@
 import { END, ERROR, resolveTool, type Branch, type UtteranceRule } from './flow.ts';
 import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } from './gate.ts';
 import { displayValue } from './interpolate.ts';
-import type { ActionDoneInput, UiEventInput } from './messages.ts';
+import type { UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { afterTool, decideAction, stillNeeded } from './tool-call.ts';
+import { decideAction, editAction, stillNeeded, tapTool } from './tool-call.ts';
 import { pattern } from './patterns.ts';
 import { dict, own } from './records.ts';
 import { isBlank } from './values.ts';
@@ -88,6 +88,13 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
   if (!state) return;
   const ui = state.ui;
   const mapped = own(state.transitions.onUiEvent, ev.event);
+  // A button that names a tool proposes that tool's action, as the LLM's call would.
+  const toolName = ui?.actions.find((a) => a.event === ev.event && a.tool !== undefined)?.tool;
+  const tapped = toolName === undefined ? undefined : resolveTool(t.flow, state, toolName);
+  if (tapped) {
+    tapTool(t, tapped);
+    return;
+  }
   switch (ev.event) {
     case 'form_submit': {
       const missing: string[] = [];
@@ -153,6 +160,12 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
     case 'reject_action':
       if (!mapped) return decideAction(t, ev.event === 'confirm_action');
       break;
+    case 'edit_action':
+      if (!mapped) {
+        editAction(t, ev.values ?? {});
+        return;
+      }
+      break;
     case 'back':
       if (!mapped && t.flow.settings.allowBack && t.s.history.length > 0) {
         t.go(t.s.history[t.s.history.length - 1]!, 'back');
@@ -213,31 +226,7 @@ export function handleTick(t: Turn): void {
 
 // ------------------------------------------------------------------ runtime answers
 
-export function handleActionDone(t: Turn, done: ActionDoneInput): void {
-  const run = t.s.running.find((r) => r.id === done.action_id);
-  if (!run) return;
-  t.s.running = t.s.running.filter((r) => r !== run);
-  const current = !run.left && run.state === t.s.state;
-  if (!done.ok) {
-    const detail = done.error ?? 'the request failed';
-    t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'failed', detail });
-    if (current) {
-      t.system(`[flow engine] ${run.tool} did not go through: ${detail}. Tell the visitor and offer to try again or use the screen.`);
-      t.emit({ type: 'speech_cue', text: 'Sorry, that did not go through. Please try again, or use the screen.', reason: 'tool_handled' });
-    }
-    return;
-  }
-  t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'done', detail: 'completed' });
-  if (!current) return; // the visitor has moved on: the answer is not applied
-  const tool = resolveTool(t.flow, t.state!, run.tool);
-  if (!tool?.http) return;
-  for (const [variable, path] of Object.entries(tool.http.capture)) {
-    const value = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? own(o as Record<string, unknown>, k) : undefined), done.data);
-    if (value !== undefined) t.setConverted(variable, value, 'action');
-  }
-  t.system(`[flow engine] ${run.tool} completed.`);
-  afterTool(t, tool);
-}
+export { handleActionDone } from './action-effects.ts';
 
 export function handleFatal(t: Turn, message: string): void {
   t.system(`[flow engine] unrecoverable error: ${message}`);

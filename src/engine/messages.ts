@@ -124,7 +124,7 @@ export interface ToolResultMessage {
 export interface SpeechCueMessage {
   type: 'speech_cue';
   text: string;
-  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'action_pending' | 'too_long';
+  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'action_pending' | 'action_failed' | 'too_long';
 }
 
 /** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */
@@ -141,6 +141,8 @@ export interface ActionPendingMessage {
   summary: string;
   args: Record<string, unknown>;
   expires_at: number;
+  /** the pending action this one replaces (an edit, or another tool's proposal) */
+  replaces?: string;
 }
 
 /** Ask the runtime to perform a tool's HTTP effect and answer with `action_done`. */
@@ -152,13 +154,19 @@ export interface ActionRunMessage {
   url: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** the tool's own time-out (`http.timeout_seconds`), when it gives one */
+  timeout_seconds?: number;
 }
 
+/**
+ * How an action ended: `edited` (the same tool proposed again with other values) and `replaced`
+ * (another tool proposed) end a pending one in favour of a new id; `cancelled`: the visitor left.
+ */
 export interface ActionResultMessage {
   type: 'action_result';
   action_id: string;
   tool: string;
-  status: 'done' | 'failed' | 'rejected' | 'expired' | 'cancelled';
+  status: 'done' | 'failed' | 'rejected' | 'expired' | 'cancelled' | 'edited' | 'replaced';
   detail: string;
 }
 

@@ -3,6 +3,7 @@
 // and stays defensive where that check already reported a problem.
 
 import type {
+  ActionOutcomes,
   AgentDef,
   Artifact,
   Branch,
@@ -151,6 +152,7 @@ function normalizeTool(name: string, t: Obj, at: SourcePath): ToolDef {
             ...('body' in http ? { body: http['body'] } : {}),
             ...(isObj(http['headers']) ? { headers: http['headers'] as Record<string, string> } : {}),
             capture: dict(Object.entries(asObj(http['capture'])).filter((e): e is [string, string] => typeof e[1] === 'string')),
+            ...(asNum(http['timeout_seconds']) !== undefined ? { timeoutSeconds: asNum(http['timeout_seconds'])! } : {}),
           },
         }
       : {}),
@@ -267,8 +269,9 @@ function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | undefined {
     ...(asStr(raw['variable']) !== undefined ? { variable: asStr(raw['variable'])! } : {}),
     actions: asArr(raw['actions']).flatMap((a) => {
       const o = asObj(a);
+      const tool = asStr(o['tool']);
       const event = asStr(o['event']);
-      return event ? [{ event, label: asStr(o['label']) ?? event }] : [];
+      return event ? [{ event, label: asStr(o['label']) ?? event, ...(tool !== undefined ? { tool } : {}) }] : [];
     }),
     ...(isObj(raw['params']) ? { params: raw['params'] } : {}),
   };
@@ -303,6 +306,10 @@ function normalizeState(
     dict(Object.entries(asObj(tr[key])).map(([name, t]) => [name, normalizeBranches(t, [...trAt, key, name])]));
   const onUiEvent = branchesBy('on_ui_event');
   const onToolCall = branchesBy('on_tool_call');
+  const onAction = dict<ActionOutcomes>();
+  for (const key of ['done', 'failed'] as const) {
+    for (const [tool, bs] of Object.entries(branchesBy(`on_action_${key}`))) onAction[tool] = { ...onAction[tool], [key]: bs };
+  }
   const onUtterance: UtteranceRule[] = asArr(tr['on_utterance']).map((raw, i) => {
     const u = asObj(raw);
     const pattern = asStr(u['pattern']) ?? '';
@@ -320,6 +327,7 @@ function normalizeState(
   const transitions: Transitions = {
     onUiEvent,
     onToolCall,
+    onAction,
     onUtterance,
     ...(isObj(tr['on_timeout']) && typeof to['seconds'] === 'number' && typeof to['target'] === 'string'
       ? {
@@ -345,6 +353,7 @@ function normalizeState(
   const hasExit =
     Object.keys(onUiEvent).length > 0 ||
     Object.keys(onToolCall).length > 0 ||
+    Object.values(onAction).some((o) => o.done !== undefined || o.failed !== undefined) ||
     onUtterance.length > 0 ||
     transitions.onTimeout !== undefined;
   const ui = normalizeArtifact(s['ui'], [...at, 'ui']);

@@ -150,6 +150,31 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
       checkBranches(bs);
     }
     for (const bs of Object.values(s.transitions.onUiEvent)) checkBranches(bs);
+    // Buttons that name a tool, and where a tool's action leads once it has ended.
+    const defined = [...Object.keys(s.tools), ...Object.keys(flow.tools)];
+    const tapped = new Set<string>();
+    (s.ui?.actions ?? []).forEach((a, i) => {
+      if (a.tool === undefined) return;
+      tapped.add(a.tool);
+      if (own(s.transitions.onUiEvent, a.event)) {
+        r.warn('not-acted-on', [...at, 'transitions', 'on_ui_event', a.event], `"${a.event}" is a button that proposes tool "${a.tool}", so this mapping is never used: on_tool_call and on_action_done/on_action_failed say where the tool leads`, true);
+      }
+      if (!resolveTool(flow, s, a.tool)) {
+        r.error('unknown-tool', [...at, 'ui', 'actions', i, 'tool'], `the button "${a.label}" names tool "${a.tool}", which is not defined in this state's tools or the flow's tools${didYouMean(a.tool, defined)}`);
+      }
+    });
+    for (const [tool, outcomes] of Object.entries(s.transitions.onAction ?? {})) {
+      const path = [...at, 'transitions', outcomes.done ? 'on_action_done' : 'on_action_failed', tool];
+      const def = resolveTool(flow, s, tool);
+      if (!def || !(offered.has(tool) || tapped.has(tool))) {
+        const here = [...offered, ...tapped].filter((n) => resolveTool(flow, s, n)?.http);
+        r.error('unknown-tool', path, `"${tool}" is neither offered to the LLM here nor on a button of this state${didYouMean(tool, here)}`, true);
+      } else if (!def.http) {
+        r.error('bad-value', path, `"${tool}" has no http effect, so its action can neither be done nor fail later; on_tool_call says where it leads`, true);
+      }
+      checkBranches(outcomes.done ?? []);
+      checkBranches(outcomes.failed ?? []);
+    }
     s.transitions.onUtterance.forEach((rule) => {
       const re = compiles(rule.pattern, [...rule.at, 'pattern']);
       if (re) {
@@ -259,6 +284,7 @@ export function edgesOf(flow: Flow, s: StateDef): string[] {
   const push = (bs: readonly Branch[]) => bs.forEach((b) => out.push(b.target));
   Object.values(s.transitions.onUiEvent).forEach(push);
   Object.values(s.transitions.onToolCall).forEach(push);
+  Object.values(s.transitions.onAction ?? {}).forEach((o) => [o.done, o.failed].forEach((bs) => bs && push(bs)));
   s.transitions.onUtterance.forEach((r) => push(r.branches));
   if (s.transitions.onTimeout) {
     out.push(s.transitions.onTimeout.target);

@@ -179,6 +179,12 @@ export class Turn {
       this.setValue(name, value, source, confirmed);
       return true;
     }
+    // A service's answer put in a variable the flow does not declare keeps the service's own type
+    // (a queue number stays a number): nothing says what it should be.
+    if (source === 'action' && !Object.hasOwn(this.flow.variables, name) && ['number', 'boolean'].includes(typeof value)) {
+      this.setValue(name, value, source, confirmed);
+      return true;
+    }
     const c = this.convert(name, value);
     if (!c.ok) {
       this.system(`[flow engine] ${name} was not set (${source}): ${c.problem}.`);

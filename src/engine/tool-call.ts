@@ -4,10 +4,11 @@
 
 import { CONFIRM_ACTION, REJECT_ACTION, resolveTool, type ToolDef } from './flow.ts';
 import { confirmQuestion, confirmVariables, rejectVariables } from './gate.ts';
-import { displayValue, interpolate, interpolateDeep } from './interpolate.ts';
+import { runHttp } from './action-effects.ts';
+import { displayValue, interpolate } from './interpolate.ts';
 import type { RejectReason, ToolCallInput } from './messages.ts';
 import type { Turn } from './session.ts';
-import { attempt } from './transition.ts';
+import { attempt, reportBlocked } from './transition.ts';
 import { pattern } from './patterns.ts';
 import { copy, dict, own } from './records.ts';
 import { shownValues } from './shown-values.ts';
@@ -118,6 +119,7 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
   const captured = capture(t, tool, args.values, 'tool');
   if (tool.http) {
     const runId = runHttp(t, tool, args.values);
+    if (runId === null) return t.emit({ type: 'tool_result', call_id: callId, tool: name, ok: false, content: { status: 'failed', captured } });
     return ok(t, name, callId, { status: 'running', action_id: runId, captured });
   }
   ok(t, name, callId, { captured, ...(args.ignored.length ? { ignored_arguments: args.ignored } : {}) });
@@ -125,7 +127,7 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
 }
 
 /** Sets the variables a tool's arguments capture; returns them. */
-function capture(t: Turn, tool: ToolDef, values: Record<string, unknown>, source: 'tool' | 'action'): Record<string, unknown> {
+function capture(t: Turn, tool: ToolDef, values: Record<string, unknown>, source: 'tool' | 'action' | 'ui'): Record<string, unknown> {
   const out = dict<unknown>();
   for (const [param, value] of Object.entries(values)) {
     const variable = own(tool.capture, param) ?? param;
@@ -159,10 +161,22 @@ export function stillNeeded(t: Turn): string {
 
 // ------------------------------------------------------------------ action gates (SPEC 5)
 
-function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unknown>, callId: string): void {
+/**
+ * Makes the call the one pending action. One already pending ends: `edited` when it was the same
+ * tool (the visitor changed a detail), else `replaced`; either way the new one has its own id and
+ * needs its own yes. `callId` is absent for a tap.
+ */
+export function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unknown>, callId?: string): void {
   const old = t.s.pendingAction;
   if (old) {
-    t.emit({ type: 'action_result', action_id: old.id, tool: old.tool, status: 'cancelled', detail: 'replaced by a newer request' });
+    const edited = old.tool === tool.name;
+    t.emit({
+      type: 'action_result',
+      action_id: old.id,
+      tool: old.tool,
+      status: edited ? 'edited' : 'replaced',
+      detail: edited ? 'changed before it was confirmed; the new request needs its own yes' : 'replaced by a newer request',
+    });
   }
   const values = shownValues(t.flow, t.cat, copy(t.s.values, args));
   const summary = tool.summary
@@ -171,13 +185,61 @@ function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unknown>, ca
   const id = t.id('action');
   const expiresAt = t.s.now + (tool.expiresAfter ?? 300) * 1000;
   t.s.pendingAction = { id, tool: tool.name, args, summary, proposedAt: t.s.now, expiresAt, heard: false };
-  t.emit({ type: 'action_pending', action_id: id, tool: tool.name, summary, args, expires_at: expiresAt });
-  ok(t, tool.name, callId, {
-    status: 'pending_confirmation',
-    summary,
-    note: `Nothing has happened yet. Ask the visitor: "${summary}. Shall I go ahead?" and call ${CONFIRM_ACTION} only after they say yes.`,
-  });
+  t.emit({ type: 'action_pending', action_id: id, tool: tool.name, summary, args, expires_at: expiresAt, ...(old ? { replaces: old.id } : {}) });
+  if (callId) {
+    ok(t, tool.name, callId, {
+      status: 'pending_confirmation',
+      summary,
+      note: `Nothing has happened yet. Ask the visitor: "${summary}. Shall I go ahead?" and call ${CONFIRM_ACTION} only after they say yes.`,
+    });
+  } else {
+    t.system(`[flow engine] The visitor tapped to ${summary}. Nothing has happened yet; it waits for their yes (${CONFIRM_ACTION}).`);
+  }
   t.emit({ type: 'speech_cue', text: `${summary}. Shall I go ahead?`, reason: 'action_pending' });
+}
+
+/**
+ * A tap on an artifact button that names a tool: the tool's arguments come from the values the
+ * visit holds, and it is proposed (or run, without `confirm`) exactly as the LLM's call would be.
+ * Returns false when the values do not make a valid call (reported as a blocked move).
+ */
+export function tapTool(t: Turn, tool: ToolDef): boolean {
+  const given = dict<unknown>();
+  for (const p of tool.parameters) {
+    const value = own(t.s.values, own(tool.capture, p.name) ?? p.name);
+    if (value !== undefined) given[p.name] = value;
+  }
+  const args = checkArguments(tool, given, '');
+  if (!args.ok) {
+    const field = args.field ?? tool.name;
+    reportBlocked(t, null, args.detail.endsWith('is required') ? 'not_captured' : 'invalid_input', [own(tool.capture, field) ?? field], args.detail);
+    return false;
+  }
+  if (tool.confirm) {
+    proposeAction(t, tool, args.values);
+    return true;
+  }
+  capture(t, tool, args.values, 'ui');
+  if (tool.http) runHttp(t, tool, args.values);
+  else afterTool(t, tool);
+  return true;
+}
+
+/**
+ * The visitor changed values of the pending action by touch ("Change" on its card): the same tool
+ * is proposed again with them, as an edit. Returns false when there is none or a value does not fit.
+ */
+export function editAction(t: Turn, changes: Readonly<Record<string, unknown>>): boolean {
+  const pending = t.s.pendingAction;
+  const tool = pending && t.state ? resolveTool(t.flow, t.state, pending.tool) : undefined;
+  if (!pending || !tool) return false;
+  const args = checkArguments(tool, copy(pending.args, changes), '');
+  if (!args.ok) {
+    reportBlocked(t, null, 'invalid_input', [args.field ?? tool.name], args.detail);
+    return false;
+  }
+  proposeAction(t, tool, args.values);
+  return true;
 }
 
 /** confirm_action / reject_action, from the LLM (callId) or a tap (no callId). */
@@ -212,24 +274,4 @@ export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
   }
   t.emit({ type: 'action_result', action_id: pending.id, tool: tool.name, status: 'done', detail: pending.summary });
   afterTool(t, tool);
-}
-
-function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, id = t.id('action')): string {
-  const http = tool.http!;
-  const values = copy(t.s.values, args);
-  // Each value filled into the url is percent-encoded, so it stays one path segment or one query
-  // value whatever it holds (`/`, `?`, `#`, `&`, `=`); the template's own text is kept as written.
-  const inUrl: Record<string, string> = Object.create(null);
-  for (const [name, value] of Object.entries(values)) inUrl[name] = encodeURIComponent(displayValue(value));
-  t.s.running.push({ id, tool: tool.name, args, state: t.s.state, left: false });
-  t.emit({
-    type: 'action_run',
-    action_id: id,
-    tool: tool.name,
-    method: http.method,
-    url: interpolate(http.url, inUrl),
-    ...(http.body !== undefined ? { body: interpolateDeep(http.body, values) } : {}),
-    ...(http.headers ? { headers: { ...http.headers } } : {}),
-  });
-  return id;
 }

@@ -40,6 +40,8 @@ export interface KeptVisit {
   captionSeq: number;
   /** the form as shown, with what was typed and not yet sent */
   fields: Record<string, KeptField>;
+  /** the visit's part of its action ids, to ask the server after the actions sent before a reload */
+  actionNonce?: string;
 }
 
 export interface VisitStore {
@@ -72,6 +74,7 @@ export function readKeptVisit(x: unknown): KeptVisit | null {
   if (!Number.isSafeInteger(conversation['stepStart']) || !Number.isSafeInteger(x['captionSeq'])) return null;
   if (!Array.isArray(x['captions']) || !x['captions'].every(isCaption)) return null;
   if (!isRecord(x['fields']) || !Object.values(x['fields']).every(isField) || !isRecord(x['engine'])) return null;
+  if (x['actionNonce'] !== undefined && typeof x['actionNonce'] !== 'string') return null;
   return x as unknown as KeptVisit;
 }
 

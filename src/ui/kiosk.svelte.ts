@@ -5,10 +5,12 @@
 // the device at every step (src/pwa/visit-store.ts), so a reload or a crash comes back to it.
 
 import { loadFlowFor, type FlowLoad } from '../adapters/flow-files.ts';
+import { ServerActions } from '../adapters/kiosk-server/server-actions.ts';
+import { ACTION_FAILED_SENTENCE } from '../engine/action-effects.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { FlowEngine } from '../engine/engine.ts';
-import type { Field } from '../engine/flow.ts';
+import { resolveTool, type Field } from '../engine/flow.ts';
 import type { LoadedFlow } from '../engine/load-flow.ts';
 import { displayValue } from '../engine/interpolate.ts';
 import { copy, dict, own } from '../engine/records.ts';
@@ -16,12 +18,14 @@ import { shownValues } from '../engine/shown-values.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage, UiEventInput } from '../engine/messages.ts';
 import { tick } from 'svelte';
 import { systemClock, type Clock } from '../ports/clock.ts';
+import type { ActionRunner, OutcomeSink } from '../ports/action-runner.ts';
 import type { LanguageModel } from '../ports/language-model.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
 import { Conversation } from '../voice/conversation.ts';
 import { sweepBrowserStores } from '../pwa/privacy-sweep.ts';
 import type { KeptVisit, VisitStore } from '../pwa/visit-store.ts';
 import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
+import { KioskActions } from './kiosk-actions.ts';
 import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
 import { clearVisitorStorage } from './device-settings.ts';
@@ -55,6 +59,22 @@ export interface Notice {
   text: string;
 }
 
+/** A value of the pending action the visitor may change on its card ("Change"). */
+export interface ActionField {
+  name: string;
+  label: string;
+  input: 'text' | 'number' | 'date' | 'select';
+  options: string[];
+  value: string;
+}
+
+/** An action waiting for the visitor's yes, as its card shows it. */
+export interface PendingActionView {
+  id: string;
+  summary: string;
+  fields: ActionField[];
+}
+
 /** The flow's title for people: a flow without one has its id, shown in words ("booking_wizard" → "Booking wizard"). */
 export function shownTitle(title: string, id: string): string {
   if (title !== id) return title;
@@ -74,7 +94,9 @@ export class Kiosk {
   notice = $state<Notice | null>(null);
   captions = $state<Caption[]>([]);
   busy = $state(false);
-  pendingAction = $state<{ id: string; summary: string } | null>(null);
+  pendingAction = $state<PendingActionView | null>(null);
+  /** a confirmed action is being performed: what it does, in the visitor's words */
+  actionRunning = $state<string | null>(null);
   assistantNote = $state<string | null>(null);
   stillThere = $state(false);
   endValues = $state<Record<string, unknown> | null>(null);
@@ -91,6 +113,7 @@ export class Kiosk {
   private loaded: LoadedFlow | null = null;
   private engine: FlowEngine | null = null;
   private conversation: Conversation | null = null;
+  private actions: KioskActions | null = null;
   private cancelEnd: (() => void) | null = null;
   private cancelIdle: (() => void) | null = null;
   private cancelSettle: (() => void) | null = null;
@@ -116,6 +139,8 @@ export class Kiosk {
     private readonly mark: MarkFn = browserMark,
     /** where the visit in progress is kept for a reload; null: nowhere */
     private readonly visits: VisitStore | null = null,
+    /** who performs the flow's actions and counts their outcomes: the kiosk's server */
+    private readonly actionRunner: ActionRunner & OutcomeSink = new ServerActions(),
   ) {
     this.voice = new KioskVoice(mark);
   }
@@ -153,7 +178,11 @@ export class Kiosk {
       console.warn(`kiosk: the visit before the reload is not taken up (${restored.problem}); starting afresh`);
       return false;
     }
-    const conversation = this.begin(restored.engine);
+    const conversation = this.begin(restored.engine, kept.actionNonce);
+    // An action sent before the reload is never sent again: the server is asked how it ended.
+    for (const run of kept.engine.session.running) {
+      this.actions?.recover({ actionId: run.id, serverId: this.actions.serverId(run.id), tool: run.tool });
+    }
     this.phase = 'running';
     this.captions = kept.captions;
     this.captionSeq = kept.captionSeq;
@@ -192,6 +221,7 @@ export class Kiosk {
       captions: this.captions.map((c) => ({ ...c })),
       captionSeq: this.captionSeq,
       fields: copy(this.fields),
+      ...(this.actions ? { actionNonce: this.actions.nonce } : {}),
     };
   }
 
@@ -237,11 +267,15 @@ export class Kiosk {
     this.keep();
   }
 
-  /** One visit's conversation over `engine`, wired to the screen. */
-  private begin(engine: FlowEngine): Conversation {
+  /**
+   * One visit's conversation over `engine`, wired to the screen. `actionNonce`: the visit's part of
+   * its action ids, kept from before a reload (a new visit gets a new one).
+   */
+  private begin(engine: FlowEngine, actionNonce?: string): Conversation {
     const model = this.makeModel();
     const fallback = model instanceof OfflineAgent ? model : new OfflineAgent();
     this.engine = engine;
+    this.actions = new KioskActions(this.actionRunner, this.actionRunner, this.loaded?.flow.id ?? '', (done) => this.guarded(() => this.conversation?.actionDone(done)), this.timers, actionNonce);
     this.conversation = new Conversation(this.engine, model, fallback, this.clock, this.timers, {
       engine: (ms) => this.onEngine(ms),
       agentSpeech: (reply, text, final) => {
@@ -362,6 +396,11 @@ export class Kiosk {
     this.send({ type: 'ui_event', event: yes ? 'confirm_action' : 'reject_action' });
   }
 
+  /** The visitor changed values on the pending action's card: it is proposed again, as an edit. */
+  editAction(values: Record<string, string>): void {
+    this.send({ type: 'ui_event', event: 'edit_action', values });
+  }
+
   back(): void {
     this.send({ type: 'ui_event', event: 'back' });
   }
@@ -423,6 +462,8 @@ export class Kiosk {
   }
 
   private onEngine(messages: readonly EngineMessage[]): void {
+    this.actions?.observe(messages);
+    let failed = false;
     if (messages.some((m) => m.type === 'flow_variable' || m.type === 'flow_state' || m.type === 'transition_blocked' || m.type === 'action_pending')) {
       this.screenShows();
     }
@@ -461,11 +502,20 @@ export class Kiosk {
           break;
         case 'action_pending':
           this.settle();
-          this.pendingAction = { id: m.action_id, summary: m.summary };
+          this.pendingAction = { id: m.action_id, summary: m.summary, fields: this.actionFields(m.tool, m.args) };
+          break;
+        case 'action_run':
+          if (this.pendingAction?.id === m.action_id) {
+            // The card gives way: its buttons, and those that move up under a finger, wait a moment.
+            this.settle();
+            this.actionRunning = this.pendingAction.summary;
+            this.pendingAction = null;
+          }
           break;
         case 'action_result':
           if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
-          if (m.status === 'failed') this.notice = { near: null, text: 'Sorry, that did not go through. Please try again or ask a member of staff.' };
+          if (m.status === 'done' || m.status === 'failed') this.actionRunning = null;
+          if (m.status === 'failed') failed = true;
           break;
         case 'flow_end':
           // The visit is over: a reload now starts on the idle screen.
@@ -484,8 +534,26 @@ export class Kiosk {
           break;
       }
     }
+    // After the batch: a failure that moved the flow on stays said on the new screen.
+    if (failed) this.notice = { near: null, text: ACTION_FAILED_SENTENCE };
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
     this.keep();
+  }
+
+  /** The values of a pending action the visitor may change, from its tool's parameters. */
+  private actionFields(tool: string, args: Readonly<Record<string, unknown>>): ActionField[] {
+    const state = this.loaded && this.screen ? own(this.loaded.flow.states, this.screen.state) : undefined;
+    const def = state && this.loaded ? resolveTool(this.loaded.flow, state, tool) : undefined;
+    return (def?.parameters ?? []).map((p) => {
+      const words = p.name.replace(/_/g, ' ').trim();
+      return {
+        name: p.name,
+        label: words.charAt(0).toUpperCase() + words.slice(1),
+        input: p.enum ? 'select' : p.type === 'date' ? 'date' : p.type === 'number' || p.type === 'integer' ? 'number' : 'text',
+        options: (p.enum ?? []).map((o) => displayValue(o)),
+        value: displayValue(own(args, p.name)),
+      };
+    });
   }
 
   private blockedNotice(m: TransitionBlockedMessage): Notice {
@@ -538,6 +606,8 @@ export class Kiosk {
     this.awaitingScreen = false;
     this.conversation?.stop();
     this.conversation = null;
+    this.actions?.stop();
+    this.actions = null;
     this.engine = null;
     this.cancelEnd?.();
     this.cancelIdle?.();
@@ -549,6 +619,7 @@ export class Kiosk {
     this.captions = [];
     this.busy = false;
     this.pendingAction = null;
+    this.actionRunning = null;
     this.assistantNote = null;
     this.stillThere = false;
     this.askingStartOver = false;

@@ -6,7 +6,7 @@
 // deadline falls due. No DOM: the kiosk screen and the tests drive it alike.
 
 import type { FlowEngine } from '../engine/engine.ts';
-import type { EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/messages.ts';
+import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/messages.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest } from '../ports/language-model.ts';
 import type { Timers } from '../ports/timers.ts';
@@ -115,6 +115,12 @@ export class Conversation {
     this.handle(this.engine.send(event));
   }
 
+  /** The runtime's answer to one of the engine's `action_run`s. */
+  actionDone(done: ActionDoneInput): void {
+    if (this.stopped) return;
+    this.handle(this.engine.send(done));
+  }
+
   /** Stops everything: the running turn, the timer. Nothing is sent to the engine afterwards. */
   stop(): void {
     this.stopped = true;
@@ -147,6 +153,8 @@ export class Conversation {
   private handle(messages: readonly EngineMessage[], inTurn = false): void {
     let wantsTurn = false;
     let cue: string | null = null;
+    /** an action that did not go through is always said, even when the model speaks next */
+    let failure: string | null = null;
     for (const m of messages) {
       // A tap that moves the flow on (or ends it) makes the turn in flight pointless.
       if (!inTurn && (m.type === 'flow_state' || m.type === 'flow_end')) this.turn?.abort();
@@ -163,6 +171,7 @@ export class Conversation {
           break;
         case 'speech_cue':
           cue = m.text;
+          if (m.reason === 'action_failed') failure = m.text;
           break;
         case 'llm_turn':
           wantsTurn = true;
@@ -172,7 +181,10 @@ export class Conversation {
       }
     }
     this.events.engine(messages);
-    if (wantsTurn && !this.stopped) this.beginTurn();
+    if (wantsTurn && !this.stopped) {
+      if (failure !== null && !inTurn) this.speakNow(failure);
+      this.beginTurn();
+    }
     else if (cue !== null) {
       if (inTurn) this.cue = cue;
       else this.speakNow(cue);

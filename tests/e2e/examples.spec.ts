@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { agentLines, expectStep, fieldBlock, input, kiosk, say, startVisit } from './support/kiosk.ts';
 
-test('clinic check-in: name and date of birth by typing, an appointment, check-in confirmed', async ({ page }) => {
+test('clinic check-in: name and date of birth by typing, an appointment, check-in confirmed and made', async ({ page }) => {
   await startVisit(page, { flow: 'clinic-checkin' });
   await expectStep(page, 'identify');
 
@@ -38,8 +38,9 @@ test('clinic check-in: name and date of birth by typing, an appointment, check-i
 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
   const summary = page.getByRole('region', { name: 'What you told us' });
-  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason', 'Doctor', 'Appointment time']);
-  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 15, 1990', 'Appointment', 'Dr. Lindqvist', '10:30']);
+  // The queue number is the local clinic service's answer to the check-in.
+  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason', 'Doctor', 'Appointment time', 'Queue number']);
+  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 15, 1990', 'Appointment', 'Dr. Lindqvist', '10:30', /^\d+$/]);
 });
 
 test('visitor sign-in: name and email by typing, confirmed by voice, host and rules by touch', async ({ page }) => {

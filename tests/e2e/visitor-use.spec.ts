@@ -35,6 +35,11 @@ test.describe('a double tap acts once', () => {
     await doubleTap(page, page.getByRole('button', { name: /Walk-in visit/ }));
     await expectStep(page, 'summary');
     await doubleTap(page, page.getByRole('button', { name: 'Check me in' }));
+    // One check-in proposed; the second tap did not press "Yes" on the card that came up.
+    const card = page.getByRole('region', { name: 'Please confirm' });
+    await expect(card).toContainText('Check in Maria Garcia');
+    await settled(page);
+    await doubleTap(page, card.getByRole('button', { name: 'Yes, go ahead' }));
     // Checked in; the second tap did not press "Done" on the next screen, which ends the visit.
     await expectStep(page, 'checked_in');
     await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
@@ -177,6 +182,8 @@ for (const [width, height] of [
       await page.getByRole('button', { name: /Prescription collection/ }).click();
       await expectStep(page, 'summary');
       await page.getByRole('button', { name: 'Check me in' }).click();
+      await settled(page);
+      await page.getByRole('region', { name: 'Please confirm' }).getByRole('button', { name: 'Yes, go ahead' }).click();
       await expectStep(page, 'checked_in');
       await page.getByRole('button', { name: 'Done' }).click();
       await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');

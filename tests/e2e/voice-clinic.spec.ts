@@ -1,11 +1,13 @@
 // The clinic check-in by voice alone, in Chromium whose microphone plays a patient (espeak-ng):
 // the name and the date of birth show as pending as soon as they are heard, one "yes" confirms
 // both, the reason is spoken, checking in is proposed and waits on a card until the patient's
-// spoken "yes", and the last step ends on its own. Recognition, the model and the voice are the
-// local OpenAI doubles behind the kiosk's own server.
+// spoken "yes", the local clinic service records the check-in once, and the last step ends on its
+// own. Recognition, the model and the voice are the local OpenAI doubles behind the kiosk's own
+// server.
 
 import type { ChatRequestBody } from '../servers/fake-chat-request.ts';
 import type { ChatRule } from '../servers/openai-fakes.ts';
+import { startClinicService } from '../servers/clinic-service.ts';
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { agentLines, fieldBlock, input, kiosk, visitorLines } from './support/kiosk.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
@@ -67,8 +69,17 @@ const HEARD = [
   'Yes.',
 ];
 
+let closeClinic: (() => Promise<void>) | null = null;
+test.afterEach(async () => {
+  await closeClinic?.();
+  closeClinic = null;
+});
+
 test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'clinic', query: { flow: 'clinic-checkin' } });
+  const clinic = await startClinicService();
+  closeClinic = () => clinic.close();
+  const env = { ACTION_ORIGIN_CLINIC: clinic.url, ACTION_SECRET_CLINIC_TOKEN: 'voice-clinic-token' };
+  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'clinic', query: { flow: 'clinic-checkin' }, env });
   fakes.stt.script(transcriptsFor(fixture, HEARD));
   fakes.llm.script(GOOD_MODEL);
   const step = (state: string) => expect(kiosk(page)).toHaveAttribute('data-flow-state', state, { timeout: 15_000 });
@@ -117,8 +128,9 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 30_000 });
   expect(Date.now() - checkedInAt).toBeGreaterThan(18_000);
   const summary = page.getByRole('region', { name: 'What you told us' });
-  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason']);
-  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 5, 1984', 'Prescription collection']);
+  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason', 'Queue number']);
+  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 5, 1984', 'Prescription collection', '1']);
+  expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Garcia', dob: '1984-03-05', reason: 'prescription' })]);
   await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
 
   // One recognition request per spoken line: 16 kHz mono 16-bit WAV, in the flow's language.

@@ -127,7 +127,7 @@ const artifact = shape<Artifact>({
   submitLabel: str,
   options: arrayOf(choiceOption),
   variable: optional(str),
-  actions: arrayOf(shape<UiAction>({ event: str, label: str })),
+  actions: arrayOf(shape<UiAction>({ event: str, label: str, tool: optional(str) })),
   params: optional(recordOf(json)),
 });
 
@@ -215,15 +215,15 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
   tool_result: message('tool_result', { call_id: str, tool: str, ok: bool, content: recordOf(json) }),
   speech_cue: message('speech_cue', {
     text: str,
-    reason: oneOf<SpeechCueMessage['reason']>({ tool_handled: true, captured: true, confirm_capture: true, action_pending: true, too_long: true }),
+    reason: oneOf<SpeechCueMessage['reason']>({ tool_handled: true, captured: true, confirm_capture: true, action_pending: true, action_failed: true, too_long: true }),
   }),
   llm_turn: message('llm_turn', { epoch: int, reason: oneOf<LlmTurnMessage['reason']>({ state_entered: true, user_spoke: true }) }),
-  action_pending: message('action_pending', { action_id: str, tool: str, summary: str, args: recordOf(json), expires_at: num }),
-  action_run: message('action_run', { action_id: str, tool: str, method: str, url: str, body: optional(json), headers: optional(recordOf(str)) }),
+  action_pending: message('action_pending', { action_id: str, tool: str, summary: str, args: recordOf(json), expires_at: num, replaces: optional(str) }),
+  action_run: message('action_run', { action_id: str, tool: str, method: str, url: str, body: optional(json), headers: optional(recordOf(str)), timeout_seconds: optional(num) }),
   action_result: message('action_result', {
     action_id: str,
     tool: str,
-    status: oneOf<ActionResultMessage['status']>({ done: true, failed: true, rejected: true, expired: true, cancelled: true }),
+    status: oneOf<ActionResultMessage['status']>({ done: true, failed: true, rejected: true, expired: true, cancelled: true, edited: true, replaced: true }),
     detail: str,
   }),
   system_message: message('system_message', { text: str }),

@@ -21,7 +21,7 @@ export interface VoiceKioskOptions {
   microphoneAllowed?: boolean;
   /** flow files the page can load from its own origin, by path (`?flow=/test-flows/x.yaml`) */
   flows?: Record<string, string>;
-  /** more of the server's settings (OPERATOR_PIN, say), read as from its environment */
+  /** more settings for the kiosk's server, read as from its environment (OPERATOR_PIN, the actions' origins and secrets) */
   env?: Record<string, string>;
 }
 
@@ -58,7 +58,8 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     if (on.llm) Object.assign(env, { LLM_BASE_URL: fakes.baseURL, LLM_MODEL: 'test-chat', LLM_API_KEY: TEST_KEYS.llm });
     if (on.stt) Object.assign(env, { STT_BASE_URL: fakes.baseURL, STT_MODEL: 'test-whisper', STT_API_KEY: TEST_KEYS.stt });
     if (on.tts) Object.assign(env, { TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: TEST_KEYS.tts });
-    const server = await startServer({ root: 'dist', config: readConfig({ ...env, ...options.env }), host: '127.0.0.1', port: 0, quiet: true });
+    Object.assign(env, options.env);
+    const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true });
     closers.push(() => server.close());
     const browser: Browser = await chromium.launch({
       executablePath: CHROMIUM,

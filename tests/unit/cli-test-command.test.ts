@@ -245,3 +245,61 @@ describe('the vfdl command', () => {
     expect(vfdl(script(`  - expect: { rejected_reasons: [] }\n`))).toBe(2);
   }, 30_000);
 });
+
+describe('canned answers for actions, and the requests made', () => {
+  const CLINIC = join(ROOT, 'flows/clinic-checkin.yaml');
+  /** A clinic script: `head` is YAML before `steps:`, the steps start at line 4 of the file. */
+  function clinic(head: string, steps: string): string {
+    const file = join(dir, `clinic-${++count}.yaml`);
+    writeFileSync(file, `flow: ${CLINIC}\n${head}\nsteps:\n${steps}`);
+    return file;
+  }
+  const TO_SUMMARY = `  - ui: form_submit
+    values: { full_name: Li Wei, date_of_birth: "1992-11-03" }
+  - ui: option_select
+    value: walk_in
+  - ui: check_in
+  - ui: confirm_action
+`;
+
+  it('answers each request with its tool\'s next answer, and checks the requests exactly', () => {
+    const answered = clinic('answers: { check_in: [{ status: 201, body: { queue_number: 9 } }] }', `${TO_SUMMARY}  - expect:
+      state: checked_in
+      variables: { queue_number: 9 }
+      requests: [{ tool: check_in, method: POST, body: { name: Li Wei, reason: walk_in } }]
+`);
+    expect(run([answered]).code).toBe(0);
+  });
+
+  it('a request without an answer stays unanswered; a wrong request or count fails at its expect', () => {
+    const unanswered = clinic('', `${TO_SUMMARY}  - expect: { state: summary, not_emitted: [action_result] }
+`);
+    expect(run([unanswered]).code).toBe(0);
+    const wrong = clinic('answers: { check_in: [{ status: 500 }] }', `${TO_SUMMARY}  - expect:
+      state: front_desk
+      requests: [{ tool: check_in, method: PUT }, { tool: check_in }]
+`);
+    const { code, out } = run([wrong]);
+    expect(code).toBe(1);
+    expect(out).toContain(`${wrong}:10: expect failed: requests: 1 made ([POST {origin:CLINIC}/check-ins]), expected 2`);
+    const method = clinic('', `${TO_SUMMARY}  - expect: { requests: [{ method: PUT }] }
+`);
+    expect(run([method]).out.join('\n')).toContain('expect failed: requests[0] (line 10).method is "POST", expected "PUT"');
+  });
+
+  it('a malformed answer or request, or an answer for a tool without http, makes the script invalid', () => {
+    const names = clinic('answers:\n  save_name: [{ status: 200 }]\n  chek_in: [{ status: 200 }]', '  - expect: { state: identify }\n');
+    const named = run([names]);
+    expect(named.code).toBe(2);
+    expect(named.out).toContain(`${names}:3:3: error: "save_name" is not a tool of the flow with an http effect [unknown-tool]`);
+    expect(named.out).toContain(`${names}:4:3: error: "chek_in" is not a tool of the flow with an http effect (did you mean "check_in"?) [unknown-tool]`);
+    const file = clinic('answers:\n  check_in: [{ status: 99 }, { timeout: true, status: 200 }, { stauts: 200 }]', '  - expect: { requests: [{ tool: check_in, verb: GET }] }\n');
+    const { code, out } = run([file]);
+    expect(code).toBe(2);
+    const text = out.join('\n');
+    expect(text).toContain(':3:14: error: a canned answer is {status: 200, body: {...}} or {timeout: true} (a status is 100 to 599) [wrong-type]');
+    expect(text).toContain(':3:30: error: a canned answer');
+    expect(text).toContain('unknown key "stauts" (did you mean "status"?)');
+    expect(text).toContain('a request has no field "verb"');
+  });
+});

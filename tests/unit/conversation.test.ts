@@ -92,10 +92,10 @@ interface Caption {
   final: boolean;
 }
 
-function setup(model: LanguageModel) {
+function setup(model: LanguageModel, flow = onboarding) {
   const clock = new VirtualClock(0);
   const timers = new ManualTimers();
-  const engine = new FlowEngine(onboarding, clock);
+  const engine = new FlowEngine(flow, clock);
   const log = {
     messages: [] as EngineMessage[],
     speech: [] as string[],
@@ -511,5 +511,42 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
       ['I heard Alex. Is that right?', true],
     ]);
     expect(shownCaptions(log.captions)).toEqual(['Hello!', 'Nice to meet you.', 'I heard Alex. Is that right?']);
+  });
+});
+
+describe('an action that did not go through', () => {
+  const booking = loadFlow(`
+id: booking
+states:
+  offer:
+    ui: { artifact_type: card, title: Book, actions: [ { event: book, label: Book, tool: book } ] }
+    agent: { prompt: Offer to book., tools: [book] }
+    tools:
+      book:
+        description: Book it.
+        confirm: true
+        summary: Book a visit
+        http: { method: POST, url: "https://clinic.example/bookings" }
+    transitions:
+      on_tool_call: { book: booked }
+      on_action_failed: { book: desk }
+  booked: { agent: { prompt: Say it is booked. } }
+  desk: { agent: { prompt: Send them to the desk. } }
+`).loaded!;
+
+  it('is said in a plain sentence even when the next state\'s turn follows, and the model gets the reason', async () => {
+    const model = new ScriptedModel([[text('Shall I book?')], [text('Please see the desk.')]]);
+    const { conversation, log } = setup(model, booking);
+    conversation.start();
+    await conversation.settled();
+    conversation.ui({ type: 'ui_event', event: 'book' });
+    conversation.ui({ type: 'ui_event', event: 'confirm_action' });
+    const run = log.messages.find((m) => m.type === 'action_run')!;
+    expect(run).toMatchObject({ type: 'action_run', method: 'POST' });
+    conversation.actionDone({ type: 'action_done', action_id: (run as { action_id: string }).action_id, ok: false, error: 'http: the service answered 503' });
+    await conversation.settled();
+    expect(log.speech.slice(-2)).toEqual(['Sorry, that did not go through. Nothing was done.', 'Please see the desk.']);
+    const told = model.requests[1]!.messages.filter((m) => m.role === 'system').map((m) => String(m.content));
+    expect(told.some((t) => t.includes('http: the service answered 503') && t.includes('never tell the visitor it was'))).toBe(true);
   });
 });

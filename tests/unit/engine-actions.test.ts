@@ -84,13 +84,14 @@ describe('proposing an action', () => {
     expect(h.engine.view.tools).toEqual(expect.arrayContaining(['confirm_action', 'reject_action']));
   });
 
-  it('a newer call replaces the pending one, which is reported cancelled', () => {
+  it('a newer call of the same tool is an edit: the pending one ends edited, the new one has its own id', () => {
     const h = startFlow(FLOW);
     const first = propose(h);
     const out = h.call('book_slot', { date: '2025-03-05', time: '09:00' });
-    expect(only(out, 'action_result')).toMatchObject({ action_id: first, status: 'cancelled' });
+    expect(only(out, 'action_result')).toMatchObject({ action_id: first, status: 'edited' });
     const second = only(out, 'action_pending');
     expect(second.action_id).not.toBe(first);
+    expect(second.replaces).toBe(first);
     expect(h.engine.view.pendingAction?.id).toBe(second.action_id);
   });
 });

@@ -226,6 +226,11 @@ class Player {
   private calls = 0;
   private readonly running: string[] = [];
 
+  /** Where the run stands: its state, and whether an action waits for a yes or for its answer. */
+  get where(): string {
+    return [this.engine.view.state, this.engine.view.pendingAction ? 'pending action' : '', this.running.length ? 'running' : ''].join('|');
+  }
+
   constructor(
     readonly engine: FlowEngine,
     readonly clock: VirtualClock,
@@ -294,24 +299,33 @@ function twinRun(file: string, flow: LoadedFlow, before: readonly Move[], after:
  * extended by random steps made for that state, and by answers to running actions.
  */
 function waysIn(flow: LoadedFlow, stepsAt: (state: string) => fc.Arbitrary<PlannedStep>): Map<string, Move[]> {
-  const ways = new Map<string, Move[]>([[flow.flow.initial, []]]);
-  let frontier = [flow.flow.initial];
+  // Searched by where a run stands, not only its state: a step is often reached through an action
+  // proposed, confirmed and answered while the run stays in one state.
+  const start = begin(flow, []).where;
+  const ways = new Map<string, Move[]>([[start, []]]);
+  let frontier = [start];
   for (let round = 0; round < 12 && frontier.length > 0; round++) {
     const next: string[] = [];
-    for (const state of frontier) {
-      const way = ways.get(state)!;
+    for (const where of frontier) {
+      const way = ways.get(where)!;
+      const state = where.split('|')[0]!;
       const moves: Move[] = [{ answer: true }, { answer: false }, ...fc.sample(stepsAt(state), { numRuns: 150, seed: round })];
       for (const move of moves) {
         const player = begin(flow, [...way, move]);
-        const reached = player.engine.view;
-        if (reached.ended || ways.has(reached.state)) continue;
-        ways.set(reached.state, [...way, move]);
-        next.push(reached.state);
+        if (player.engine.view.ended || ways.has(player.where)) continue;
+        ways.set(player.where, [...way, move]);
+        next.push(player.where);
       }
     }
     frontier = next;
   }
-  return ways;
+  // The shortest way found into each state.
+  const byState = new Map<string, Move[]>();
+  for (const [where, way] of ways) {
+    const state = where.split('|')[0]!;
+    if (!byState.has(state) || byState.get(state)!.length > way.length) byState.set(state, way);
+  }
+  return byState;
 }
 
 describe('every state of the example flows resumes equal', () => {

@@ -312,7 +312,7 @@ describe('an action gate', () => {
 });
 
 describe('the clinic check-in, by voice alone', () => {
-  it('takes a yes on the summary as "check me in", then confirms the check-in on the second yes', async () => {
+  it('takes a yes on the summary as "check me in", then confirms the check-in on the second yes, which sends it', async () => {
     const clinic = load(readFileSync(new URL('../../flows/clinic-checkin.yaml', import.meta.url), 'utf8'));
     const loop = await started(clinic);
     await loop.say("I'm Maria Garcia, born on 15 March 1990");
@@ -327,7 +327,10 @@ describe('the clinic check-in, by voice alone', () => {
     expect(loop.view.pendingAction?.summary).toBe('Check in Maria Garcia for: Walk-in visit');
     await loop.say('yes');
     expect(callsSince(loop, before + 1)).toEqual(['confirm_action {}']);
-    expect(loop.view.state).toBe('checked_in');
+    // Confirmed: the check-in is handed to the runtime, and the flow waits for the clinic's answer.
+    expect(loop.emitted.filter((m) => m.type === 'action_run').map((m) => m.tool)).toEqual(['check_in']);
+    expect(loop.view.pendingAction).toBeNull();
+    expect(loop.view.state).toBe('summary');
   });
 });
 

@@ -1,0 +1,88 @@
+// The kiosk's own server as the ActionRunner and OutcomeSink: `POST /api/actions` performs an
+// action (the server checks the origin, puts secrets in, remembers the id), `GET /api/actions/<id>`
+// tells how one ended, `POST /api/analytics` counts outcomes. Any failure to reach the server is
+// a failed action: the page never sends the same action twice.
+
+import type { ActionCall, ActionLookup, ActionOutcome, ActionRunner, OutcomeEvent, OutcomeSink } from '../../ports/action-runner.ts';
+
+export const ACTIONS_API = { actions: '/api/actions', analytics: '/api/analytics' } as const;
+
+type Fetch = typeof fetch;
+
+/** The server's answer body, as far as the page reads it. */
+interface Answer {
+  ok?: unknown;
+  data?: unknown;
+  error?: unknown;
+  message?: unknown;
+  state?: unknown;
+}
+
+async function readAnswer(response: Response): Promise<Answer | null> {
+  try {
+    const body: unknown = await response.json();
+    return body !== null && typeof body === 'object' ? (body as Answer) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** "timeout: no answer within 10 s" from the server's code and message. */
+function failure(answer: Answer | null, fallback: string): ActionOutcome {
+  const code = typeof answer?.error === 'string' ? answer.error : null;
+  const message = typeof answer?.message === 'string' ? answer.message : null;
+  return { ok: false, error: code && message ? `${code}: ${message}` : (message ?? code ?? fallback) };
+}
+
+export class ServerActions implements ActionRunner, OutcomeSink {
+  constructor(
+    private readonly base = '',
+    private readonly fetcher: Fetch = (...args) => fetch(...args),
+  ) {}
+
+  async run(call: ActionCall): Promise<ActionOutcome> {
+    let response: Response;
+    try {
+      response = await this.fetcher(`${this.base}${ACTIONS_API.actions}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ type: 'action_run', ...call }),
+      });
+    } catch (error) {
+      // Not known whether it reached the target: failed, and never tried again from here.
+      return { ok: false, error: `the kiosk's server could not be reached (${(error as Error).message}); the action may or may not have run` };
+    }
+    const answer = await readAnswer(response);
+    if (response.status === 200 && answer?.ok === true) return { ok: true, data: answer.data ?? null };
+    return failure(answer, `the kiosk's server answered ${response.status}`);
+  }
+
+  async lookup(actionId: string): Promise<ActionLookup> {
+    let response: Response;
+    try {
+      response = await this.fetcher(`${this.base}${ACTIONS_API.actions}/${encodeURIComponent(actionId)}`, { headers: { accept: 'application/json' } });
+    } catch (error) {
+      return { ok: false, error: `the kiosk's server could not be reached to ask how the action ended (${(error as Error).message})` };
+    }
+    const answer = await readAnswer(response);
+    if (response.status === 404) return { ok: false, error: "the kiosk's server has no record of this action; it is taken as failed and not sent again" };
+    if (response.status !== 200 || !answer) return failure(answer, `the kiosk's server answered ${response.status}`);
+    if (answer.state === 'running') return { running: true };
+    // The view never carries the answer's data: a recovered success has none to capture.
+    if (answer.state === 'done') return { ok: true, data: null };
+    return failure(answer, 'the action failed');
+  }
+
+  /** Resolves once the server took the event, or it was lost (the kiosk does not wait for it). */
+  report(event: OutcomeEvent): Promise<void> {
+    return this.fetcher(`${this.base}${ACTIONS_API.analytics}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+      keepalive: true,
+    }).then(
+      (response) => void response.body?.cancel(),
+      () => undefined, // counting is best effort; the visit goes on
+    );
+  }
+}
