@@ -102,6 +102,7 @@ const MESSAGE_FIELDS: { [T in EngineMessageType]: Record<keyof MessageOf<T>, tru
   system_message: { type: true, text: true },
   analytics: { type: true, event: true, state: true, data: true },
   flow_end: { type: true, flow_id: true, last_state: true, mode: true, variables: true, reason: true },
+  engine_error: { type: true, state: true, message: true },
 };
 
 /** The fields a message of `type` may have (for checking a script's `messages`). */

@@ -1,6 +1,7 @@
 // FlowEngine: the one object a runtime (the kiosk, `vfdl test`, a benchmark) talks to. It owns
 // the XState actor, stamps each step with the injected clock, and hands back the messages the
-// step produced. It performs nothing: no timers, no network, no audio.
+// step produced. It performs nothing: no timers, no network, no audio. It never throws to its
+// caller: a step that fails inside goes to the error state (recovery.ts) and says so.
 
 import { createActor, type Actor } from 'xstate';
 import type { Clock } from '../ports/clock.ts';
@@ -8,7 +9,10 @@ import type { LoadedFlow } from './load-flow.ts';
 import { stateDef } from './error-state.ts';
 import { buildMachine } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';
+import { errorText, lastResort, toErrorState, type Recovered } from './recovery.ts';
 import { newSession, type PendingAction, type Session } from './session.ts';
+
+type FlowMachine = ReturnType<typeof buildMachine>;
 
 /** What a runtime may read about the run at any moment. */
 export interface EngineView {
@@ -26,45 +30,107 @@ export interface EngineView {
 }
 
 export class FlowEngine {
-  private readonly actor: Actor<ReturnType<typeof buildMachine>>;
+  private readonly machine: FlowMachine;
+  private actor: Actor<FlowMachine>;
   private outbox: EngineMessage[] = [];
   private started = false;
+  /** the clock failed while the engine was made: start() reports it */
+  private readonly clockFailure: { error: unknown } | null = null;
 
+  /** Builds the statechart; throws only when the flow cannot be made into one (a bug). */
   constructor(
     readonly loaded: LoadedFlow,
     private readonly clock: Clock,
   ) {
-    const machine = buildMachine(loaded.flow, loaded.catalog);
-    this.actor = createActor(machine, { input: newSession(loaded.flow, clock.now()) });
-    this.actor.on('*', (m) => {
-      this.outbox.push(m);
-    });
+    this.machine = buildMachine(loaded.flow, loaded.catalog);
+    let now = 0;
+    try {
+      now = clock.now();
+    } catch (error) {
+      this.clockFailure = { error };
+    }
+    // The initial state's entry is worked out here; if it fails, the actor says so and start() recovers.
+    this.actor = this.watch(createActor(this.machine, { input: newSession(loaded.flow, now) }));
   }
 
   /** Enters the initial state; returns its messages. */
   start(): EngineMessage[] {
     if (this.started) return [];
     this.started = true;
-    this.actor.start();
-    return this.drain();
+    if (this.clockFailure) return this.recover(this.clockFailure.error, false);
+    try {
+      this.actor.start();
+      this.checkStep();
+      return this.drain();
+    } catch (error) {
+      return this.recover(error, this.actor.getSnapshot().status !== 'error');
+    }
   }
 
-  /** Delivers one input, or several in the same step (resolved by priority). */
+  /** Delivers one input, or several in the same step (resolved by priority). Never throws. */
   send(input: EngineInput | readonly EngineInput[]): EngineMessage[] {
     if (!this.started) this.start();
-    const inputs = Array.isArray(input) ? (input as readonly EngineInput[]) : [input as EngineInput];
     if (this.actor.getSnapshot().status !== 'active') return [];
-    this.actor.send({ type: 'step', now: this.clock.now(), inputs });
-    const session = this.session;
-    if (session.next !== null) {
-      throw new Error(`flow engine: state "${session.state}" has no edge to "${session.next.target}" (${session.next.cause})`);
+    try {
+      const inputs = Array.isArray(input) ? (input as readonly EngineInput[]) : [input as EngineInput];
+      this.actor.send({ type: 'step', now: this.clock.now(), inputs });
+      this.checkStep();
+      return this.drain();
+    } catch (error) {
+      return this.recover(error, true);
     }
-    return this.drain();
   }
 
   /** Lets time act: deadlines that have fallen due by now fire. */
   tick(): EngineMessage[] {
     return this.send({ type: 'tick' });
+  }
+
+  /** Listens to an actor: its messages go to the outbox; its failures are read by checkStep. */
+  private watch(actor: Actor<FlowMachine>): Actor<FlowMachine> {
+    actor.on('*', (m) => {
+      this.outbox.push(m);
+    });
+    // Without an error listener XState rethrows a failure later, out of reach of the caller.
+    actor.subscribe({ error: () => {} });
+    return actor;
+  }
+
+  /** Throws what went wrong in the step just taken, if anything did. */
+  private checkStep(): void {
+    const snapshot = this.actor.getSnapshot();
+    if (snapshot.status === 'error') throw snapshot.error;
+    const next = snapshot.context.next;
+    if (next !== null) throw new Error(`flow engine: state "${snapshot.context.state}" has no edge to "${next.target}" (${next.cause})`);
+  }
+
+  /**
+   * After a failed step: the run goes to the error state from the session it had before the step
+   * (`entered` is false when the first state was never entered), on a new actor, since XState's
+   * actor stops for good at an error. What the step emitted before it failed is kept.
+   */
+  private recover(error: unknown, entered: boolean): EngineMessage[] {
+    const kept = this.drain();
+    const snapshot = this.actor.getSnapshot() as { context?: Session };
+    const base = entered && snapshot.context ? snapshot.context : null;
+    const now = base?.now ?? 0;
+    const report: EngineMessage = { type: 'engine_error', state: base?.state ?? this.loaded.flow.initial, message: errorText(error) };
+    let recovered: Recovered;
+    try {
+      recovered = toErrorState(this.loaded.flow, this.loaded.catalog, base, now);
+      this.actor = this.actorAt(recovered.session);
+    } catch {
+      recovered = lastResort(this.loaded.flow, base, now);
+      this.actor = this.actorAt(recovered.session);
+    }
+    this.outbox = [];
+    return [...kept, report, ...recovered.messages];
+  }
+
+  /** A running actor that stands in `session.state` with `session`, without entering it again. */
+  private actorAt(session: Session): Actor<FlowMachine> {
+    const snapshot = this.machine.resolveState({ value: session.state as never, context: session });
+    return this.watch(createActor(this.machine, { snapshot, input: session })).start();
   }
 
   private drain(): EngineMessage[] {

@@ -185,6 +185,18 @@ export interface FlowEndMessage {
   reason: 'completed' | 'max_duration';
 }
 
+/**
+ * Something failed inside the engine while it handled a step (a bug, or a port that threw). The
+ * step did not happen; the run has gone to `settings.on_error` or `__error__`, whose entry
+ * follows. For the operator's log: `message` is the error's own text, never for the visitor.
+ */
+export interface EngineErrorMessage {
+  type: 'engine_error';
+  /** the state the run was in when the step failed */
+  state: string;
+  message: string;
+}
+
 export type EngineMessage =
   | FlowStateMessage
   | FlowVariableMessage
@@ -198,7 +210,8 @@ export type EngineMessage =
   | ActionResultMessage
   | SystemMessage
   | AnalyticsMessage
-  | FlowEndMessage;
+  | FlowEndMessage
+  | EngineErrorMessage;
 
 export type EngineMessageType = EngineMessage['type'];
 
@@ -216,6 +229,7 @@ export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = [
   'system_message',
   'analytics',
   'flow_end',
+  'engine_error',
 ];
 
 // ---------------------------------------------------------------- client -> engine

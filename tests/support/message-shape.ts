@@ -235,6 +235,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
     variables: recordOf(json),
     reason: oneOf<FlowEndMessage['reason']>({ completed: true, max_duration: true }),
   }),
+  engine_error: message('engine_error', { state: str, message: str }),
 };
 
 /** What is wrong with a message emitted by the engine; empty when it matches its type. */
