@@ -11,6 +11,7 @@ import { afterTool, decideAction, stillNeeded } from './tool-call.ts';
 import { pattern } from './patterns.ts';
 import { dict, own } from './records.ts';
 import { isBlank } from './values.ts';
+import { isRefusal } from './yes-no.ts';
 
 // ------------------------------------------------------------------ utterances
 
@@ -18,6 +19,7 @@ export function handleUtterance(t: Turn, raw: string): void {
   const text = raw.trim();
   t.userActivity();
   t.s.lastUtterance = text;
+  t.s.refused = isRefusal(text, t.flow.language);
   const state = t.state;
   if (!state || text === '') return;
 
@@ -75,6 +77,7 @@ function matchRule(t: Turn, rule: UtteranceRule, text: string): Record<string, u
 
 export function handleUi(t: Turn, ev: UiEventInput): void {
   t.userActivity();
+  t.s.refused = false;
   const state = t.state;
   if (!state) return;
   const ui = state.ui;

@@ -93,13 +93,25 @@ export interface TransitionBlockedMessage {
   variables: Record<string, unknown>;
 }
 
+/** Why a tool call was refused. `user_refused`: the visitor's last turn was a plain "no". */
 export type RejectReason =
   | 'not_in_state'
   | 'invalid_arguments'
   | 'stale'
   | 'no_user_turn'
+  | 'user_refused'
   | 'not_captured'
   | 'no_pending_action';
+
+export const REJECT_REASONS: readonly RejectReason[] = [
+  'not_in_state',
+  'invalid_arguments',
+  'stale',
+  'no_user_turn',
+  'user_refused',
+  'not_captured',
+  'no_pending_action',
+];
 
 export interface ToolRejectedMessage {
   type: 'tool_rejected';

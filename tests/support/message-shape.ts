@@ -206,6 +206,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
       invalid_arguments: true,
       stale: true,
       no_user_turn: true,
+      user_refused: true,
       not_captured: true,
       no_pending_action: true,
     }),

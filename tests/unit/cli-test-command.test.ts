@@ -173,6 +173,7 @@ describe('invalid scripts (exit 2)', () => {
   it.each([
     ['an unknown key in expect', '  - expect: { mesages: [] }\n', '3:15: error: unknown expectation "mesages" (did you mean "messages"?)'],
     ['an unknown message type', '  - expect: { emitted: [flow_sate] }\n', '3:25: error: "flow_sate" is not a message type (did you mean "flow_state"?)'],
+    ['an unknown rejection reason', '  - expect: { rejected: [user_refuse] }\n', '3:26: error: "user_refuse" is not a reason a tool call is refused for (did you mean "user_refused"?)'],
     ['an unknown field of a message', '  - expect: { messages: [{ type: speech_cue, txt: Hi }] }\n', '3:46: error: a speech_cue message has no field "txt" (did you mean "text"?)'],
     ['a message without a type', '  - expect: { messages: [{ text: Hi }] }\n', '3:26: error: a message needs its "type"'],
     ['an unknown operator', '  - expect: { system_prompt: { $contain: Ask } }\n', '3:32: error: unknown operator "$contain" (did you mean "$contains"?)'],
