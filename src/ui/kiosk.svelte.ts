@@ -7,7 +7,7 @@ import { loadFlowFor, type FlowLoad } from '../adapters/flow-files.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { FlowEngine } from '../engine/engine.ts';
-import type { Field } from '../engine/flow.ts';
+import { ERROR, type Field } from '../engine/flow.ts';
 import type { LoadedFlow } from '../engine/load-flow.ts';
 import { displayValue } from '../engine/interpolate.ts';
 import { copy, dict, own } from '../engine/records.ts';
@@ -195,10 +195,11 @@ export class Kiosk {
 
   /**
    * "Start over": wipe everything and return to the idle screen. With answers entered it asks
-   * first, unless `confirmed` (the visitor said yes to that, or to walking away, or is done).
+   * first, unless `confirmed` (the visitor said yes to that, or to walking away, or is done) or
+   * the visit has failed: on the error screen there is nothing left to go on with.
    */
   startOver(confirmed = false): void {
-    if (!confirmed && this.phase === 'running' && this.hasAnswers) {
+    if (!confirmed && this.phase === 'running' && this.hasAnswers && !this.onErrorScreen) {
       this.askingStartOver = true;
       this.activity();
       return;
@@ -211,6 +212,12 @@ export class Kiosk {
   keepGoing(): void {
     this.askingStartOver = false;
     this.activity();
+  }
+
+  /** The flow is in its error state (`__error__`, or the flow's `settings.on_error`). */
+  get onErrorScreen(): boolean {
+    const state = this.screen?.state;
+    return state !== undefined && (state === ERROR || state === this.loaded?.flow.settings.onError);
   }
 
   /** Something of the visitor's is on screen: a value, a word said or typed, an action to confirm. */
@@ -381,6 +388,10 @@ export class Kiosk {
         case 'action_result':
           if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
           if (m.status === 'failed') this.notice = { near: null, text: 'Sorry, that did not go through. Please try again or ask a member of staff.' };
+          break;
+        case 'engine_error':
+          // For the operator: the visitor sees the error screen that follows, never this text.
+          console.error(`kiosk: the flow engine failed in step "${m.state}": ${m.message}`);
           break;
         case 'flow_end':
           this.settle();
