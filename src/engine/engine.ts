@@ -36,6 +36,8 @@ export class FlowEngine {
   private started = false;
   /** the clock failed while the engine was made: start() reports it */
   private readonly clockFailure: { error: unknown } | null = null;
+  /** the clock's time when the engine was made */
+  private readonly madeAt: number = 0;
 
   /** Builds the statechart; throws only when the flow cannot be made into one (a bug). */
   constructor(
@@ -43,14 +45,13 @@ export class FlowEngine {
     private readonly clock: Clock,
   ) {
     this.machine = buildMachine(loaded.flow, loaded.catalog);
-    let now = 0;
     try {
-      now = clock.now();
+      this.madeAt = clock.now();
     } catch (error) {
       this.clockFailure = { error };
     }
     // The initial state's entry is worked out here; if it fails, the actor says so and start() recovers.
-    this.actor = this.watch(createActor(this.machine, { input: newSession(loaded.flow, now) }));
+    this.actor = this.watch(createActor(this.machine, { input: newSession(loaded.flow, this.madeAt) }));
   }
 
   /** Enters the initial state; returns its messages. */
@@ -113,7 +114,7 @@ export class FlowEngine {
     const kept = this.drain();
     const snapshot = this.actor.getSnapshot() as { context?: Session };
     const base = entered && snapshot.context ? snapshot.context : null;
-    const now = base?.now ?? 0;
+    const now = base?.now ?? this.madeAt;
     const report: EngineMessage = { type: 'engine_error', state: base?.state ?? this.loaded.flow.initial, message: errorText(error) };
     let recovered: Recovered;
     try {
