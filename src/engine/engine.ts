@@ -78,7 +78,7 @@ export class FlowEngine {
       this.checkStep();
       return this.drain();
     } catch (error) {
-      return this.recover(error, true);
+      return this.recover(error, true, input);
     }
   }
 
@@ -108,10 +108,12 @@ export class FlowEngine {
   /**
    * After a failed step: the run goes to the error state from the session it had before the step
    * (`entered` is false when the first state was never entered), on a new actor, since XState's
-   * actor stops for good at an error. What the step emitted before it failed is kept.
+   * actor stops for good at an error. What the step emitted before it failed is kept, and each of
+   * its tool calls still gets its one tool_result (a model's history needs it).
    */
-  private recover(error: unknown, entered: boolean): EngineMessage[] {
+  private recover(error: unknown, entered: boolean, input?: EngineInput | readonly EngineInput[]): EngineMessage[] {
     const kept = this.drain();
+    const answers = input === undefined ? [] : failedCalls(input, kept);
     const snapshot = this.actor.getSnapshot() as { context?: Session };
     const base = entered && snapshot.context ? snapshot.context : null;
     const now = base?.now ?? this.madeAt;
@@ -125,7 +127,7 @@ export class FlowEngine {
       this.actor = this.actorAt(recovered.session);
     }
     this.outbox = [];
-    return [...kept, report, ...recovered.messages];
+    return [...kept, report, ...answers, ...recovered.messages];
   }
 
   /** A running actor that stands in `session.state` with `session`, without entering it again. */
@@ -168,4 +170,24 @@ export class FlowEngine {
       nextDeadline: s.ended || deadlines.length === 0 ? null : Math.min(...deadlines),
     };
   }
+}
+
+/**
+ * A failing answer for each tool call of a failed step that has none yet. Inputs that cannot be
+ * read (the kind of input that may have caused the failure) are passed over.
+ */
+function failedCalls(input: EngineInput | readonly EngineInput[], kept: readonly EngineMessage[]): EngineMessage[] {
+  const answered = new Set(kept.flatMap((m) => (m.type === 'tool_result' ? [m.call_id] : [])));
+  const out: EngineMessage[] = [];
+  try {
+    for (const i of Array.isArray(input) ? (input as readonly EngineInput[]) : [input as EngineInput]) {
+      if (i.type !== 'tool_call' || typeof i.call_id !== 'string' || typeof i.name !== 'string' || answered.has(i.call_id)) continue;
+      answered.add(i.call_id);
+      const detail = 'the flow engine failed while handling this call; nothing was done';
+      out.push({ type: 'tool_result', call_id: i.call_id, tool: i.name, ok: false, content: { error: 'engine_error', detail } });
+    }
+  } catch {
+    // an input that cannot be read: nothing more can be answered
+  }
+  return out;
 }

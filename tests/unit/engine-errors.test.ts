@@ -55,6 +55,18 @@ describe('a step that fails inside the engine', () => {
     expect(h.engine.view.state).toBe('__error__');
   });
 
+  it("still answers each tool call of the failed step, so the model's history stays whole", () => {
+    const h = startFlow(FLOW());
+    const out = h.send([h.input.call('save_name', { first_name: 'Ann' }, { call_id: 'a' }), h.input.call('save_name', throwingArgs, { call_id: 'b' })]);
+    expect(ofType(out, 'tool_result')).toEqual([
+      { type: 'tool_result', call_id: 'a', tool: 'save_name', ok: false, content: { error: 'engine_error', detail: expect.stringContaining('nothing was done') } },
+      { type: 'tool_result', call_id: 'b', tool: 'save_name', ok: false, content: { error: 'engine_error', detail: expect.stringContaining('nothing was done') } },
+    ]);
+    // The step did not happen: the first call's capture is not kept either.
+    expect(ofType(out, 'flow_variable')).toEqual([]);
+    expect(h.engine.view.values).toEqual({});
+  });
+
   it('answers every later input from the error state', () => {
     const h = startFlow(FLOW());
     h.call('save_name', throwingArgs);

@@ -3,8 +3,9 @@
 // one of the engine's own functions (interpolation, guards, value checks and formatting, patterns,
 // the gate, transitions, state entry and exit, tool calls, time), from the clock port, or from a
 // hostile input object. Sometimes the fault stays (every later call of that function throws too).
-// After it, the run must stand in the error state with an engine_error emitted, every later send
-// must answer, and nothing may throw to the caller.
+// After it, the run must stand in the error state with an engine_error emitted, every tool call
+// must still get its one tool_result, every later send must answer, and nothing may throw to the
+// caller.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -201,6 +202,7 @@ class Run {
       this.check(messages.length === 0, 'a send after the end answered', messages);
       return;
     }
+    if (sent === delivered) this.checkToolResults(inputs, messages);
     this.afterStep(label, messages, faults.thrown > thrownBefore);
   }
 
@@ -224,6 +226,15 @@ class Run {
     this.transcript.push('utterance "hello?"');
     this.check(probe.length > 0, 'after a fault, an utterance got no answer', probe);
     this.check(this.errorStates.has(this.engine.view.state) || this.engine.view.ended, 'the run left the error state on its own', probe);
+  }
+
+  /** Each tool call gets exactly one tool_result, also from a step that failed. */
+  private checkToolResults(inputs: readonly EngineInput[], messages: readonly EngineMessage[]): void {
+    for (const call of inputs) {
+      if (call.type !== 'tool_call') continue;
+      const results = messages.filter((m) => m.type === 'tool_result' && m.call_id === call.call_id);
+      this.check(results.length === 1, `tool call ${call.call_id} (${call.name}) got ${results.length} tool_result messages`, messages);
+    }
   }
 
   private safely<T>(what: string, act: () => T): T {
