@@ -6,7 +6,7 @@ import { dirname, resolve, relative } from 'node:path';
 import { formatDiagnostic } from '../engine/diagnostics.ts';
 import { FlowEngine } from '../engine/engine.ts';
 import { loadFlow } from '../engine/load-flow.ts';
-import type { EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
+import type { EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';
 import { checkNames, parseScript, type Step } from './conversation-script.ts';
 import { compare } from './expectations.ts';
@@ -62,12 +62,19 @@ function runScript(file: string, io: Io): Outcome {
   const catalog = result.loaded.catalog;
   let window: EngineMessage[] = [];
   let flowState: FlowStateMessage | null = null;
+  let failure: EngineErrorMessage | null = null;
   const record = (ms: EngineMessage[]) => {
     if (io.json) for (const m of ms) io.out(JSON.stringify(m));
     for (const m of ms) if (m.type === 'flow_state') flowState = m;
+    failure ??= ms.find((m): m is EngineErrorMessage => m.type === 'engine_error') ?? null;
     window.push(...ms);
   };
+  /** A step the engine failed on fails the test, whatever its expectations say: it is a bug. */
+  const failed = (where: string): Outcome | null =>
+    failure && { status: 'failed', message: `${where}: the flow engine failed in state "${failure.state}": ${failure.message} (a bug in the engine; please report it)` };
   record(engine.start());
+  const atStart = failed(`${file}:1`);
+  if (atStart) return atStart;
   let count = 0;
 
   const toInput = (step: Step): EngineInput => {
@@ -125,6 +132,8 @@ function runScript(file: string, io: Io): Outcome {
       default:
         record(engine.send(toInput(step)));
     }
+    const broke = failed(`${file}:${step.line}`);
+    if (broke) return broke;
   }
   return { status: 'passed', steps: count };
 }

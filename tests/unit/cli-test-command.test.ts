@@ -6,9 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { messageFields } from '../../src/cli/conversation-script.ts';
 import { runTests } from '../../src/cli/test-command.ts';
+import { FlowEngine } from '../../src/engine/engine.ts';
 import type { EngineMessage } from '../../src/engine/messages.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -166,6 +167,19 @@ describe('expectations that do not hold (exit 1)', () => {
 `);
     const { out } = run([file]);
     expect(out.filter((l) => l.startsWith(`${file}:6: expect failed:`))).toHaveLength(2);
+  });
+
+  it('a step the engine failed on, even when no expectation looks at it', () => {
+    // A stand-in for an engine bug: no flow or script can make the engine fail on purpose.
+    const send = vi.spyOn(FlowEngine.prototype, 'send').mockReturnValueOnce([{ type: 'engine_error', state: 'ask_name', message: 'boom' }]);
+    try {
+      const file = script(`  - user: "Hello"\n  - expect: { state: ask_name }\n`);
+      const { code, out } = run([file]);
+      expect(code).toBe(1);
+      expect(out[1]).toBe(`${file}:3: the flow engine failed in state "ask_name": boom (a bug in the engine; please report it)`);
+    } finally {
+      send.mockRestore();
+    }
   });
 });
 
