@@ -215,7 +215,7 @@ export class Kiosk {
   }
 
   /** The flow is in its error state (`__error__`, or the flow's `settings.on_error`). */
-  get onErrorScreen(): boolean {
+  private get onErrorScreen(): boolean {
     const state = this.screen?.state;
     return state !== undefined && (state === ERROR || state === this.loaded?.flow.settings.onError);
   }
