@@ -6,7 +6,7 @@ import { isMap, isPair, isScalar, isSeq, type Document, type Node, type YAMLMap,
 import { didYouMean, type Diagnostic, type DiagnosticCode } from '../engine/diagnostics.ts';
 import { END, ERROR } from '../engine/flow.ts';
 import type { LoadedFlow } from '../engine/load-flow.ts';
-import { ENGINE_MESSAGE_TYPES, type EngineMessage, type EngineMessageType } from '../engine/messages.ts';
+import { ENGINE_MESSAGE_TYPES, REJECT_REASONS, type EngineMessage, type EngineMessageType } from '../engine/messages.ts';
 import { readFlowSource } from '../engine/source.ts';
 import { readPattern, type Pattern } from './expect-pattern.ts';
 
@@ -115,6 +115,7 @@ const MESSAGE_FIELDS: { [T in EngineMessageType]: Record<keyof MessageOf<T>, tru
   system_message: { type: true, text: true },
   analytics: { type: true, event: true, state: true, data: true },
   flow_end: { type: true, flow_id: true, last_state: true, mode: true, variables: true, reason: true },
+  engine_error: { type: true, state: true, message: true },
 };
 
 /** The fields a message of `type` may have (for checking a script's `messages`). */
@@ -336,7 +337,13 @@ function readExpectation(node: YAMLMap, ctx: Context): { expect: Expectation; re
       }
       case 'rejected': {
         const names = textList(value, key, ctx);
-        if (names) ex.rejected = names.map((n) => n.text);
+        if (!names) break;
+        for (const n of names) {
+          if (!(REJECT_REASONS as readonly string[]).includes(n.text)) {
+            problem(n.node, `"${n.text}" is not a reason a tool call is refused for${didYouMean(n.text, REJECT_REASONS)}`);
+          }
+        }
+        ex.rejected = names.map((n) => n.text);
         break;
       }
       case 'messages': {

@@ -6,7 +6,7 @@ import { dirname, resolve, relative } from 'node:path';
 import { formatDiagnostic } from '../engine/diagnostics.ts';
 import { FlowEngine } from '../engine/engine.ts';
 import { loadFlow } from '../engine/load-flow.ts';
-import type { ActionDoneInput, EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
+import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';
 import { checkNames, parseScript, type CannedAnswer, type Step } from './conversation-script.ts';
 import { compare } from './expectations.ts';
@@ -70,9 +70,11 @@ function runScript(file: string, io: Io): Outcome {
   let window: EngineMessage[] = [];
   let flowState: FlowStateMessage | null = null;
   const answers = new Map(Object.entries(script.answers).map(([tool, list]) => [tool, [...list]]));
+  let failure: EngineErrorMessage | null = null;
   const record = (ms: EngineMessage[]) => {
     if (io.json) for (const m of ms) io.out(JSON.stringify(m));
     for (const m of ms) if (m.type === 'flow_state') flowState = m;
+    failure ??= ms.find((m): m is EngineErrorMessage => m.type === 'engine_error') ?? null;
     window.push(...ms);
     // Each request gets its tool's next canned answer at once; without one it stays unanswered.
     for (const m of ms) {
@@ -81,7 +83,12 @@ function runScript(file: string, io: Io): Outcome {
       if (answer) record(engine.send(cannedDone(m.action_id, answer)));
     }
   };
+  /** A step the engine failed on fails the test, whatever its expectations say: it is a bug. */
+  const failed = (where: string): Outcome | null =>
+    failure && { status: 'failed', message: `${where}: the flow engine failed in state "${failure.state}": ${failure.message} (a bug in the engine; please report it)` };
   record(engine.start());
+  const atStart = failed(`${file}:1`);
+  if (atStart) return atStart;
   let count = 0;
 
   const toInput = (step: Step): EngineInput => {
@@ -139,6 +146,8 @@ function runScript(file: string, io: Io): Outcome {
       default:
         record(engine.send(toInput(step)));
     }
+    const broke = failed(`${file}:${step.line}`);
+    if (broke) return broke;
   }
   return { status: 'passed', steps: count };
 }

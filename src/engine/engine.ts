@@ -1,7 +1,9 @@
 // FlowEngine: the one object a runtime (the kiosk, `vfdl test`, a benchmark) talks to. It owns
 // the XState actor, stamps each step with the injected clock, and hands back the messages the
-// step produced. It performs nothing: no timers, no network, no audio. A run can be kept as plain
-// JSON (`snapshot()`) and taken up again (`FlowEngine.restore`) without entering anything anew.
+// step produced. It performs nothing: no timers, no network, no audio. It never throws to its
+// caller: a step that fails inside goes to the error state (recovery.ts) and says so. A run can be
+// kept as plain JSON (`snapshot()`) and taken up again (`FlowEngine.restore`) without entering
+// anything anew.
 
 import { createActor, type Actor } from 'xstate';
 import type { Clock } from '../ports/clock.ts';
@@ -10,8 +12,11 @@ import { stateDef } from './error-state.ts';
 import { buildMachine } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';
 import { flowStateMessage } from './lifecycle.ts';
+import { errorText, lastResort, toErrorState, type Recovered } from './recovery.ts';
 import { newSession, Turn, type PendingAction, type Session } from './session.ts';
 import { restoreSession, takeSnapshot, type EngineSnapshot, type RestoreOptions } from './snapshot.ts';
+
+type FlowMachine = ReturnType<typeof buildMachine>;
 
 /** What a runtime may read about the run at any moment. */
 export interface EngineView {
@@ -29,28 +34,39 @@ export interface EngineView {
 }
 
 export class FlowEngine {
-  private readonly actor: Actor<ReturnType<typeof buildMachine>>;
+  private readonly machine: FlowMachine;
+  private actor: Actor<FlowMachine>;
   private outbox: EngineMessage[] = [];
   private started = false;
+  /** the clock failed while the engine was made: start() reports it */
+  private readonly clockFailure: { error: unknown } | null = null;
+  /** the clock's time when the engine was made */
+  private readonly madeAt: number = 0;
 
-  /** A new run; `restored` (from `FlowEngine.restore`) takes up a kept one instead. */
+  /**
+   * A new run; `restored` (from `FlowEngine.restore`) takes up a kept one instead. Builds the
+   * statechart; throws only when the flow cannot be made into one (a bug).
+   */
   constructor(
     readonly loaded: LoadedFlow,
     private readonly clock: Clock,
     restored?: Session,
   ) {
-    const machine = buildMachine(loaded.flow, loaded.catalog);
-    this.actor = restored
-      ? // In the kept state already: starting it runs no entry actions.
-        createActor(machine, { snapshot: machine.resolveState({ value: restored.state, context: restored }), input: restored })
-      : createActor(machine, { input: newSession(loaded.flow, clock.now()) });
-    this.actor.on('*', (m) => {
-      this.outbox.push(m);
-    });
+    this.machine = buildMachine(loaded.flow, loaded.catalog);
     if (restored) {
+      // In the kept state already: starting it runs no entry actions.
+      this.madeAt = restored.now;
       this.started = true;
-      this.actor.start();
+      this.actor = this.actorAt(restored);
+      return;
     }
+    try {
+      this.madeAt = clock.now();
+    } catch (error) {
+      this.clockFailure = { error };
+    }
+    // The initial state's entry is worked out here; if it fails, the actor says so and start() recovers.
+    this.actor = this.watch(createActor(this.machine, { input: newSession(loaded.flow, this.madeAt) }));
   }
 
   /**
@@ -83,26 +99,82 @@ export class FlowEngine {
   start(): EngineMessage[] {
     if (this.started) return [];
     this.started = true;
-    this.actor.start();
-    return this.drain();
+    if (this.clockFailure) return this.recover(this.clockFailure.error, false);
+    try {
+      this.actor.start();
+      this.checkStep();
+      return this.drain();
+    } catch (error) {
+      return this.recover(error, this.actor.getSnapshot().status !== 'error');
+    }
   }
 
-  /** Delivers one input, or several in the same step (resolved by priority). */
+  /** Delivers one input, or several in the same step (resolved by priority). Never throws. */
   send(input: EngineInput | readonly EngineInput[]): EngineMessage[] {
     if (!this.started) this.start();
-    const inputs = Array.isArray(input) ? (input as readonly EngineInput[]) : [input as EngineInput];
     if (this.actor.getSnapshot().status !== 'active') return [];
-    this.actor.send({ type: 'step', now: this.clock.now(), inputs });
-    const session = this.session;
-    if (session.next !== null) {
-      throw new Error(`flow engine: state "${session.state}" has no edge to "${session.next.target}" (${session.next.cause})`);
+    try {
+      const inputs = Array.isArray(input) ? (input as readonly EngineInput[]) : [input as EngineInput];
+      this.actor.send({ type: 'step', now: this.clock.now(), inputs });
+      this.checkStep();
+      return this.drain();
+    } catch (error) {
+      return this.recover(error, true, input);
     }
-    return this.drain();
   }
 
   /** Lets time act: deadlines that have fallen due by now fire. */
   tick(): EngineMessage[] {
     return this.send({ type: 'tick' });
+  }
+
+  /** Listens to an actor: its messages go to the outbox; its failures are read by checkStep. */
+  private watch(actor: Actor<FlowMachine>): Actor<FlowMachine> {
+    actor.on('*', (m) => {
+      this.outbox.push(m);
+    });
+    // Without an error listener XState rethrows a failure later, out of reach of the caller.
+    actor.subscribe({ error: () => {} });
+    return actor;
+  }
+
+  /** Throws what went wrong in the step just taken, if anything did. */
+  private checkStep(): void {
+    const snapshot = this.actor.getSnapshot();
+    if (snapshot.status === 'error') throw snapshot.error;
+    const next = snapshot.context.next;
+    if (next !== null) throw new Error(`flow engine: state "${snapshot.context.state}" has no edge to "${next.target}" (${next.cause})`);
+  }
+
+  /**
+   * After a failed step: the run goes to the error state from the session it had before the step
+   * (`entered` is false when the first state was never entered), on a new actor, since XState's
+   * actor stops for good at an error. What the step emitted before it failed is kept, and each of
+   * its tool calls still gets its one tool_result (a model's history needs it).
+   */
+  private recover(error: unknown, entered: boolean, input?: EngineInput | readonly EngineInput[]): EngineMessage[] {
+    const kept = this.drain();
+    const answers = input === undefined ? [] : failedCalls(input, kept);
+    const snapshot = this.actor.getSnapshot() as { context?: Session };
+    const base = entered && snapshot.context ? snapshot.context : null;
+    const now = base?.now ?? this.madeAt;
+    const report: EngineMessage = { type: 'engine_error', state: base?.state ?? this.loaded.flow.initial, message: errorText(error) };
+    let recovered: Recovered;
+    try {
+      recovered = toErrorState(this.loaded.flow, this.loaded.catalog, base, now);
+      this.actor = this.actorAt(recovered.session);
+    } catch {
+      recovered = lastResort(this.loaded.flow, base, now);
+      this.actor = this.actorAt(recovered.session);
+    }
+    this.outbox = [];
+    return [...kept, report, ...answers, ...recovered.messages];
+  }
+
+  /** A running actor that stands in `session.state` with `session`, without entering it again. */
+  private actorAt(session: Session): Actor<FlowMachine> {
+    const snapshot = this.machine.resolveState({ value: session.state as never, context: session });
+    return this.watch(createActor(this.machine, { snapshot, input: session })).start();
   }
 
   private drain(): EngineMessage[] {
@@ -139,4 +211,24 @@ export class FlowEngine {
       nextDeadline: s.ended || deadlines.length === 0 ? null : Math.min(...deadlines),
     };
   }
+}
+
+/**
+ * A failing answer for each tool call of a failed step that has none yet. Inputs that cannot be
+ * read (the kind of input that may have caused the failure) are passed over.
+ */
+function failedCalls(input: EngineInput | readonly EngineInput[], kept: readonly EngineMessage[]): EngineMessage[] {
+  const answered = new Set(kept.flatMap((m) => (m.type === 'tool_result' ? [m.call_id] : [])));
+  const out: EngineMessage[] = [];
+  try {
+    for (const i of Array.isArray(input) ? (input as readonly EngineInput[]) : [input as EngineInput]) {
+      if (i.type !== 'tool_call' || typeof i.call_id !== 'string' || typeof i.name !== 'string' || answered.has(i.call_id)) continue;
+      answered.add(i.call_id);
+      const detail = 'the flow engine failed while handling this call; nothing was done';
+      out.push({ type: 'tool_result', call_id: i.call_id, tool: i.name, ok: false, content: { error: 'engine_error', detail } });
+    }
+  } catch {
+    // an input that cannot be read: nothing more can be answered
+  }
+  return out;
 }

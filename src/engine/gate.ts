@@ -14,7 +14,8 @@ export type ConfirmOutcome =
 
 /**
  * Confirms `vars` (all or nothing). `byVisitor` is true for a tap or a confirm phrase: the visitor
- * is confirming with their own voice or hands. The LLM's confirm needs a user turn after capture.
+ * is confirming with their own voice or hands. The LLM's confirm needs a user turn after capture,
+ * and that turn must not be a plain refusal.
  */
 export function confirmVariables(t: Turn, vars: readonly string[], byVisitor: boolean): ConfirmOutcome {
   const empty = vars.filter((v) => t.s.gate[v] === 'empty');
@@ -22,6 +23,9 @@ export function confirmVariables(t: Turn, vars: readonly string[], byVisitor: bo
   if (!byVisitor) {
     const unheard = vars.filter((v) => t.s.gate[v] === 'pending' && !t.s.heard[v]);
     if (unheard.length) return { ok: false, reason: 'no_user_turn', variables: unheard };
+    // No means no: the LLM never confirms what the visitor has just refused.
+    const pending = vars.filter((v) => t.s.gate[v] === 'pending');
+    if (t.s.refused && pending.length) return { ok: false, reason: 'user_refused', variables: pending };
   }
   const confirmed: string[] = [];
   for (const v of vars) {

@@ -12,6 +12,7 @@ import { pattern } from './patterns.ts';
 import { dict, own } from './records.ts';
 import { isBlank } from './values.ts';
 import { MAX_TEXT_CHARS } from './limits.ts';
+import { isRefusal } from './yes-no.ts';
 
 // ------------------------------------------------------------------ utterances
 
@@ -27,6 +28,7 @@ export function handleUtterance(t: Turn, raw: string): void {
     return;
   }
   t.s.lastUtterance = text;
+  t.s.refused = isRefusal(text, t.flow.language);
   const state = t.state;
   if (!state || text === '') return;
 
@@ -84,6 +86,7 @@ function matchRule(t: Turn, rule: UtteranceRule, text: string): Record<string, u
 
 export function handleUi(t: Turn, ev: UiEventInput): void {
   t.userActivity();
+  t.s.refused = false;
   const state = t.state;
   if (!state) return;
   const ui = state.ui;

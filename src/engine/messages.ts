@@ -93,13 +93,25 @@ export interface TransitionBlockedMessage {
   variables: Record<string, unknown>;
 }
 
+/** Why a tool call was refused. `user_refused`: the visitor's last turn was a plain "no". */
 export type RejectReason =
   | 'not_in_state'
   | 'invalid_arguments'
   | 'stale'
   | 'no_user_turn'
+  | 'user_refused'
   | 'not_captured'
   | 'no_pending_action';
+
+export const REJECT_REASONS: readonly RejectReason[] = [
+  'not_in_state',
+  'invalid_arguments',
+  'stale',
+  'no_user_turn',
+  'user_refused',
+  'not_captured',
+  'no_pending_action',
+];
 
 export interface ToolRejectedMessage {
   type: 'tool_rejected';
@@ -193,6 +205,18 @@ export interface FlowEndMessage {
   reason: 'completed' | 'max_duration';
 }
 
+/**
+ * Something failed inside the engine while it handled a step (a bug, or a port that threw). The
+ * step did not happen; the run has gone to `settings.on_error` or `__error__`, whose entry
+ * follows. For the operator's log: `message` is the error's own text, never for the visitor.
+ */
+export interface EngineErrorMessage {
+  type: 'engine_error';
+  /** the state the run was in when the step failed */
+  state: string;
+  message: string;
+}
+
 export type EngineMessage =
   | FlowStateMessage
   | FlowVariableMessage
@@ -206,7 +230,8 @@ export type EngineMessage =
   | ActionResultMessage
   | SystemMessage
   | AnalyticsMessage
-  | FlowEndMessage;
+  | FlowEndMessage
+  | EngineErrorMessage;
 
 export type EngineMessageType = EngineMessage['type'];
 
@@ -224,6 +249,7 @@ export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = [
   'system_message',
   'analytics',
   'flow_end',
+  'engine_error',
 ];
 
 // ---------------------------------------------------------------- client -> engine

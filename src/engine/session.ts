@@ -54,6 +54,8 @@ export interface Session {
   retries: number;
   history: string[];
   lastUtterance: string;
+  /** the visitor's last turn was a plain refusal ("no", "that's wrong"); a tap is a turn too */
+  refused: boolean;
   pendingAction: PendingAction | null;
   running: RunningAction[];
   seq: number;
@@ -80,6 +82,7 @@ export function newSession(flow: Flow, now: number): Session {
     retries: 0,
     history: [],
     lastUtterance: '',
+    refused: false,
     pendingAction: null,
     running: [],
     seq: 0,

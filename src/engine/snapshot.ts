@@ -169,6 +169,8 @@ export function restoreSession(loaded: LoadedFlow, data: unknown, now: number, o
       retries: s['retries'] as number,
       history,
       lastUtterance: s['lastUtterance'],
+      // Unknown: the safe side, so the model cannot confirm anything until the visitor's next turn.
+      refused: typeof s['refused'] === 'boolean' ? s['refused'] : true,
       pendingAction: action && { ...action, proposedAt: moved(action.proposedAt), expiresAt: moved(action.expiresAt) },
       running,
       seq: s['seq'] as number,

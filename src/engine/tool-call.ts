@@ -103,7 +103,9 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
         const detail =
           r.reason === 'no_user_turn'
             ? `${r.variables.join(', ')} cannot be confirmed before the visitor has answered. Ask: "${confirmQuestion(t)}"`
-            : `${r.variables.join(', ')} has no value yet; capture it first.`;
+            : r.reason === 'user_refused'
+              ? `the visitor just said no, so ${r.variables.join(', ')} must not be confirmed for them. Ask what is wrong and what the right value is, then capture it; call reject_${vars.length > 1 ? state.id : vars[0]} if they want it cleared.`
+              : `${r.variables.join(', ')} has no value yet; capture it first.`;
         return reject(t, name, callId, r.reason, detail);
       }
       return ok(t, name, callId, { confirmed: r.confirmed, still_needed: r.stillNeeded });
@@ -252,6 +254,15 @@ export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
   }
   if (confirm && callId && !pending.heard) {
     return reject(t, name, callId, 'no_user_turn', `the visitor has not answered yet. Ask: "${pending.summary}. Shall I go ahead?"`);
+  }
+  if (confirm && callId && t.s.refused) {
+    return reject(
+      t,
+      name,
+      callId,
+      'user_refused',
+      `the visitor just said no, so nothing has been done. Ask what they would like to change, or call ${REJECT_ACTION} if they do not want it.`,
+    );
   }
   // Removed before it runs: it can run at most once.
   t.s.pendingAction = null;

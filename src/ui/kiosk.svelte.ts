@@ -10,7 +10,7 @@ import { ACTION_FAILED_SENTENCE } from '../engine/action-effects.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { FlowEngine } from '../engine/engine.ts';
-import { resolveTool, type Field } from '../engine/flow.ts';
+import { ERROR, resolveTool, type Field } from '../engine/flow.ts';
 import type { LoadedFlow } from '../engine/load-flow.ts';
 import { displayValue } from '../engine/interpolate.ts';
 import { copy, dict, own } from '../engine/records.ts';
@@ -311,10 +311,11 @@ export class Kiosk {
 
   /**
    * "Start over": wipe everything and return to the idle screen. With answers entered it asks
-   * first, unless `confirmed` (the visitor said yes to that, or to walking away, or is done).
+   * first, unless `confirmed` (the visitor said yes to that, or to walking away, or is done) or
+   * the visit has failed: on the error screen there is nothing left to go on with.
    */
   startOver(confirmed = false): void {
-    if (!confirmed && this.phase === 'running' && this.hasAnswers) {
+    if (!confirmed && this.phase === 'running' && this.hasAnswers && !this.onErrorScreen) {
       this.askingStartOver = true;
       this.activity();
       return;
@@ -327,6 +328,12 @@ export class Kiosk {
   keepGoing(): void {
     this.askingStartOver = false;
     this.activity();
+  }
+
+  /** The flow is in its error state (`__error__`, or the flow's `settings.on_error`). */
+  private get onErrorScreen(): boolean {
+    const state = this.screen?.state;
+    return state !== undefined && (state === ERROR || state === this.loaded?.flow.settings.onError);
   }
 
   /** Something of the visitor's is on screen: a value, a word said or typed, an action to confirm. */
@@ -516,6 +523,10 @@ export class Kiosk {
           if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
           if (m.status === 'done' || m.status === 'failed') this.actionRunning = null;
           if (m.status === 'failed') failed = true;
+          break;
+        case 'engine_error':
+          // For the operator: the visitor sees the error screen that follows, never this text.
+          console.error(`kiosk: the flow engine failed in step "${m.state}": ${m.message}`);
           break;
         case 'flow_end':
           // The visit is over: a reload now starts on the idle screen.

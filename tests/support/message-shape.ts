@@ -206,6 +206,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
       invalid_arguments: true,
       stale: true,
       no_user_turn: true,
+      user_refused: true,
       not_captured: true,
       no_pending_action: true,
     }),
@@ -235,6 +236,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
     variables: recordOf(json),
     reason: oneOf<FlowEndMessage['reason']>({ completed: true, max_duration: true }),
   }),
+  engine_error: message('engine_error', { state: str, message: str }),
 };
 
 /** What is wrong with a message emitted by the engine; empty when it matches its type. */

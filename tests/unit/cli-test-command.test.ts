@@ -6,9 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { messageFields } from '../../src/cli/conversation-script.ts';
 import { runTests } from '../../src/cli/test-command.ts';
+import { FlowEngine } from '../../src/engine/engine.ts';
 import type { EngineMessage } from '../../src/engine/messages.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -167,12 +168,26 @@ describe('expectations that do not hold (exit 1)', () => {
     const { out } = run([file]);
     expect(out.filter((l) => l.startsWith(`${file}:6: expect failed:`))).toHaveLength(2);
   });
+
+  it('a step the engine failed on, even when no expectation looks at it', () => {
+    // A stand-in for an engine bug: no flow or script can make the engine fail on purpose.
+    const send = vi.spyOn(FlowEngine.prototype, 'send').mockReturnValueOnce([{ type: 'engine_error', state: 'ask_name', message: 'boom' }]);
+    try {
+      const file = script(`  - user: "Hello"\n  - expect: { state: ask_name }\n`);
+      const { code, out } = run([file]);
+      expect(code).toBe(1);
+      expect(out[1]).toBe(`${file}:3: the flow engine failed in state "ask_name": boom (a bug in the engine; please report it)`);
+    } finally {
+      send.mockRestore();
+    }
+  });
 });
 
 describe('invalid scripts (exit 2)', () => {
   it.each([
     ['an unknown key in expect', '  - expect: { mesages: [] }\n', '3:15: error: unknown expectation "mesages" (did you mean "messages"?)'],
     ['an unknown message type', '  - expect: { emitted: [flow_sate] }\n', '3:25: error: "flow_sate" is not a message type (did you mean "flow_state"?)'],
+    ['an unknown rejection reason', '  - expect: { rejected: [user_refuse] }\n', '3:26: error: "user_refuse" is not a reason a tool call is refused for (did you mean "user_refused"?)'],
     ['an unknown field of a message', '  - expect: { messages: [{ type: speech_cue, txt: Hi }] }\n', '3:46: error: a speech_cue message has no field "txt" (did you mean "text"?)'],
     ['a message without a type', '  - expect: { messages: [{ text: Hi }] }\n', '3:26: error: a message needs its "type"'],
     ['an unknown operator', '  - expect: { system_prompt: { $contain: Ask } }\n', '3:32: error: unknown operator "$contain" (did you mean "$contains"?)'],

@@ -1,7 +1,7 @@
 // Property test of the flow engine: every flow of this project and every test flow in Prepatu's
 // spelling (and Prepatu's real flows when scripts/check-prepatu.mjs runs this file), driven by
 // thousands of random event sequences made from the flow itself, with the engine's invariants
-// checked after every step.
+// checked after every step (among them: after a plain "no", the LLM confirms nothing).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { FlowEngine, type EngineView } from '../../src/engine/engine.ts';
 import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
 import type { EngineInput, EngineMessage, ToolCallInput } from '../../src/engine/messages.ts';
 import { copy } from '../../src/engine/records.ts';
+import { isRefusal } from '../../src/engine/yes-no.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { messageShapeProblems } from '../support/message-shape.ts';
 import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs.ts';
@@ -57,6 +58,8 @@ class Run {
   private readonly transcript: { advanceMs: number; delivered: EngineInput | EngineInput[] | 'start' }[] = [];
   private messages: EngineMessage[] = [];
   private endSeen = false;
+  /** the visitor's last turn (an utterance or a tap) was a plain refusal */
+  private refused = false;
 
   constructor(
     private readonly file: string,
@@ -96,6 +99,7 @@ class Run {
     this.checkToolResults(inputs);
     this.checkRejectedCall(inputs, before);
     this.checkGateExit(inputs, before);
+    this.checkNoMeansNo(inputs);
   }
 
   /** Every emitted message has a known type and matches it. */
@@ -163,6 +167,23 @@ class Run {
       `left gated state "${before.state}" for "${after.state}" without a UI event, carrying pending ` +
         carried.map((v) => `${v} = ${JSON.stringify(after.values[v])}`).join(', '),
     );
+  }
+
+  /** After a plain "no", the LLM's confirm_* and confirm_action confirm nothing (seed 004). */
+  private checkNoMeansNo(inputs: readonly EngineInput[]): void {
+    // A step's inputs are taken by priority: its taps (a turn of the visitor's) come before the
+    // model's calls, its utterances after them.
+    if (inputs.some((i) => i.type === 'ui_event')) this.refused = false;
+    for (const input of inputs) {
+      if (input.type !== 'tool_call' || !this.refused || !input.name.startsWith('confirm_')) continue;
+      const result = this.messages.find((m) => m.type === 'tool_result' && m.call_id === input.call_id);
+      // A confirm that finds nothing pending (the visitor typed the value, or "no" cleared it) confirms nothing.
+      const confirmed = result?.type === 'tool_result' && result.ok ? result.content : {};
+      const took = (Array.isArray(confirmed['confirmed']) && confirmed['confirmed'].length > 0) || confirmed['status'] === 'confirmed';
+      this.check(!took, `${input.name} confirmed something right after the visitor said no`);
+    }
+    const said = inputs.filter((i) => i.type === 'utterance');
+    if (said.length > 0) this.refused = isRefusal(said.at(-1)!.text.trim(), this.loaded.flow.language);
   }
 
   private check(condition: boolean, what: string): void {

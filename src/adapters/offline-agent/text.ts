@@ -1,27 +1,14 @@
-// Small text helpers shared by the offline agent's extractors: found spans, words, phrase
-// normalising, masking what has already been used, and lists read out in English.
+// Small text helpers shared by the offline agent's extractors: found spans, words (the engine's
+// own reading, engine/words.ts), phrase normalising, masking what has already been used, and
+// lists read out in English.
+
+export { wordsOf, type Word } from '../../engine/words.ts';
 
 /** A value found in an utterance, with the span of the utterance it came from. */
 export interface Found<T> {
   value: T;
   start: number;
   end: number;
-}
-
-/** A word of an utterance, lowercased with apostrophes straightened, and where it stands. */
-export interface Word {
-  text: string;
-  start: number;
-  end: number;
-}
-
-/** The words of a text ("don't" and "o'clock" are one word each; punctuation and hyphens split). */
-export function wordsOf(text: string): Word[] {
-  return [...text.matchAll(/[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu)].map((m) => ({
-    text: m[0].toLowerCase().replace(/\u2019/g, "'"),
-    start: m.index,
-    end: m.index + m[0].length,
-  }));
 }
 
 /** Lowercase words only: punctuation dropped, curly apostrophes straightened, spaces collapsed. */
