@@ -25,11 +25,14 @@ export function handleUtterance(t: Turn, raw: string): void {
   if (gate && t.pendingVars().length > 0) {
     const phrase = normalizePhrase(text);
     if (gate.confirmPhrases.some((p) => normalizePhrase(p) === phrase)) {
-      confirmVariables(t, t.pendingVars(), true);
+      const pending = t.pendingVars();
+      const r = confirmVariables(t, pending, true);
+      if (!(r.ok && r.advanced)) sayWhatComesNext(t, `The visitor confirmed ${pending.join(', ')} by saying "${text}".`);
       return;
     }
     if (gate.rejectPhrases.some((p) => normalizePhrase(p) === phrase)) {
-      rejectVariables(t, t.pendingVars());
+      const pending = t.pendingVars();
+      if (!rejectVariables(t, pending).moved) sayWhatComesNext(t, `The visitor said "${text}": ${pending.join(', ')} is not right.`);
       return;
     }
   }
@@ -53,6 +56,18 @@ export function handleUtterance(t: Turn, raw: string): void {
     return;
   }
   t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
+}
+
+/**
+ * After the flow's own confirm or reject phrase answered the visitor without moving the flow on,
+ * the kiosk still answers: the engine names the form fields still empty, or, with none, the LLM
+ * (or the offline assistant) is asked for a turn and told what happened.
+ */
+function sayWhatComesNext(t: Turn, note: string): void {
+  t.system(`[flow engine] ${note}`);
+  const emptyField = (t.state?.ui?.fields ?? []).some((f) => isBlank(t.s.values[f.id]));
+  if (emptyField) t.emit({ type: 'speech_cue', text: stillNeeded(t), reason: 'confirmed' });
+  else t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
 }
 
 /** The rule's captures, converted to their variables' types, or null when it does not match. */

@@ -124,7 +124,7 @@ export interface ToolResultMessage {
 export interface SpeechCueMessage {
   type: 'speech_cue';
   text: string;
-  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'action_pending';
+  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending';
 }
 
 /** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */

@@ -288,14 +288,35 @@ describe('after a yes', () => {
     expect(heard.said).toBe("Thank you. What's your email address?");
   });
 
-  // The flow's own confirm phrase ("yes") is answered by the engine, which confirms the name and
-  // says nothing while the email is still to come: the agent is not asked. An engine change;
-  // when it lands this test fails, and `fails` can go.
-  it.fails('says what comes next when the flow\'s own confirm phrase confirms a value', async () => {
+  it("says what comes next when the flow's own confirm phrase confirms a value", async () => {
     const loop = await started(example('visitor-signin'));
     await after(loop, "I'm Sam Lee");
     const heard = await after(loop, 'yes');
-    expect(heard.said).not.toBe('');
+    expect(heard.calls).toEqual([]);
+    expect(loop.view.gate['full_name']).toBe('confirmed');
+    expect(heard.said).toBe('Thank you. Next: email address.');
+  });
+
+  it("asks the next question itself when the engine's phrase leaves nothing on the form to name", async () => {
+    const loop = await started(
+      load(`
+id: voice_only
+tools:
+  save_name: { description: Name., parameters: { full_name: { type: string, required: true } } }
+  save_email: { description: Email., parameters: { email: { type: email, required: true } } }
+states:
+  ask:
+    agent: { prompt: Ask the name and email., tools: [save_name, save_email] }
+    confirmation_gate:
+      variables: [full_name, email]
+      on_confirm: __end__
+      confirm_phrases: [yes]
+`),
+    );
+    await after(loop, "I'm Sam Lee");
+    const heard = await after(loop, 'yes');
+    expect(heard.calls).toEqual([]);
+    expect(heard.said).toBe("Thank you. What's your email?");
   });
 
   it('is never silent after the visitor speaks', async () => {
@@ -303,6 +324,7 @@ describe('after a yes', () => {
       onboarding: [example('onboarding'), ['maria', 'yes', 'no', "no, it's Marta", 'blue', 'not red, green', 'hmm']],
       clinic: [example('clinic-checkin'), ['Maria Garcia', 'yes', 'no', 'born 5 March 1984', '31 February 1990', 'walk in', 'change my details', 'Dr Lindqvist', '10:30']],
       visitor: [example('visitor-signin', { phrases: true }), ["I'm Sam Lee", 'yes', 'no', 'sam@example.com', 'Tom', 'I agree', 'no, it\'s Marta']],
+      visitorPhrases: [example('visitor-signin'), ["I'm Sam Lee", 'yes', 'no', 'sam@example.com', 'Tom', 'I agree', 'correct']],
     } as const;
     for (const [flow, lines] of Object.values(flows)) {
       await fc.assert(

@@ -149,9 +149,15 @@ function askAgainFor(screen: Screen, said: string): string | undefined {
   return wrong === undefined ? undefined : fieldQuestionFor(screen, wrong);
 }
 
+/** The engine took the visitor's yes or no itself (the flow's own phrase) and asks what comes next. */
+const ANSWERED_BY_ENGINE = /^\[flow engine\] The visitor (?:confirmed|said ")/;
+
 function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   const said = convo.utterance;
   const answer = readAnswer(said).answer;
+  if (convo.notes.some((n) => ANSWERED_BY_ENGINE.test(n))) {
+    return speak(answer === 'no' ? 'Sorry about that.' : 'Thank you.', nextQuestion(screen) ?? introduction(screen));
+  }
   // "Change my details" or "the date is wrong" is a no to what waits, and asks to go back.
   const intent = answer ?? (wantsChange(said) ? 'no' : null);
   if (screen.pendingAction !== undefined && intent !== null) {
