@@ -363,10 +363,20 @@ describe('the onboarding flow as written', () => {
     }
   });
 
-  it.fails('writes a name introduced in lower case with capitals (its rule keeps the words as typed)', async () => {
-    const loop = await started(example('onboarding'));
-    await after(loop, 'my name is maria');
-    expect(loop.view.values['first_name']).toBe('Maria');
+  it('writes a name introduced in lower case with capitals, whether its rule or the assistant took it', async () => {
+    for (const [said, calls] of [['my name is maria', []], ['maria', ['save_name {"first_name":"Maria"}']]] as const) {
+      const loop = await started(example('onboarding'));
+      const heard = await after(loop, said);
+      expect(heard.calls).toEqual(calls);
+      expect(loop.view.values['first_name']).toBe('Maria');
+      expect(heard.said).toBe('I heard Maria. Is that right?');
+    }
+  });
+
+  it('writes a name typed into the form in lower case with capitals', async () => {
+    const loop = await started(example('visitor-signin'));
+    await loop.tap({ event: 'form_submit', values: { full_name: 'maria van der berg', email: 'Maria@Example.com' } });
+    expect(loop.view.values).toMatchObject({ full_name: 'Maria van der Berg', email: 'maria@example.com' });
   });
 });
 
