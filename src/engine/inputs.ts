@@ -1,13 +1,14 @@
 // The visitor's inputs (utterances, UI events), time, and answers from the runtime, each turned
 // into changes of the Turn and at most one decided transition.
 
-import { END, ERROR, resolveTool, type Branch, type UtteranceRule } from './flow.ts';
+import { END, ERROR, resolveTool, type Branch, type ToolDef, type UtteranceRule } from './flow.ts';
 import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } from './gate.ts';
 import { displayValue } from './interpolate.ts';
 import type { ActionDoneInput, UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { afterTool, decideAction, stillNeeded } from './tool-call.ts';
+import { afterTool, checkArguments, decideAction, stillNeeded } from './tool-call.ts';
+import { formTool, paramVariable, toolButtons } from './touch.ts';
 import { pattern } from './patterns.ts';
 import { dict, own } from './records.ts';
 import { isBlank } from './values.ts';
@@ -117,6 +118,8 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
         reportBlocked(t, mapped?.[0]?.target ?? null, 'not_captured', missing, `Still needed: ${missing.join(', ')}.`);
         return;
       }
+      const tool = mapped ? undefined : formTool(t.flow, state);
+      if (tool) return submitThroughTool(t, tool, typed);
       for (const [k, v] of Object.entries(typed)) t.setValue(k, v, 'ui', true);
       if (Object.keys(typed).length) {
         t.system(`[flow engine] The visitor filled in the form by hand: ${Object.entries(typed).map(([k, v]) => `${k} = "${displayValue(v)}"`).join(', ')}.`);
@@ -166,7 +169,39 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
       }
       break;
   }
-  if (mapped) attempt(t, mapped, 'ui', true);
+  if (mapped) return void attempt(t, mapped, 'ui', true);
+  const button = toolButtons(t.flow, state).find((b) => b.event === ev.event);
+  const branches = button && own(state.transitions.onToolCall, button.event);
+  if (button && branches) {
+    t.system(`[flow engine] The visitor tapped "${button.label}", which does what ${button.event} does.`);
+    attempt(t, branches, 'ui', true);
+  }
+}
+
+/**
+ * Continue on a form whose state maps no form_submit: the form's values go through the state's
+ * advancing tool (formTool) as if the LLM had called it with them: its parameters are checked, a
+ * missing or invalid one is named on screen, and its transition is taken under the gate's rules.
+ */
+function submitThroughTool(t: Turn, tool: ToolDef, typed: Record<string, unknown>): void {
+  const given = dict<unknown>();
+  for (const p of tool.parameters) {
+    const variable = paramVariable(tool, p.name);
+    const value = own(typed, variable) ?? t.s.values[variable];
+    if (!isBlank(value)) given[p.name] = value;
+  }
+  const args = checkArguments(tool, given, '');
+  const target = own(t.state!.transitions.onToolCall, tool.name)?.[0]?.target ?? null;
+  if (!args.ok) {
+    const variable = args.field === undefined ? [] : [paramVariable(tool, args.field)];
+    const missing = args.field !== undefined && given[args.field] === undefined;
+    reportBlocked(t, target, missing ? 'not_captured' : 'invalid_input', variable, missing ? `Still needed: ${variable.join(', ')}.` : `Please check: ${args.detail}.`);
+    return;
+  }
+  for (const [k, v] of Object.entries(typed)) t.setValue(k, v, 'ui', true);
+  for (const [param, v] of Object.entries(args.values)) t.setValue(paramVariable(tool, param), v, 'ui', true);
+  t.system(`[flow engine] The visitor filled in the form by hand and pressed Continue, which calls ${tool.name}: ${Object.entries(args.values).map(([k, v]) => `${k} = "${displayValue(v)}"`).join(', ')}.`);
+  afterTool(t, tool);
 }
 
 /**

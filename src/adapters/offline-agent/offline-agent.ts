@@ -23,6 +23,7 @@ import {
 } from './replies.ts';
 import { fieldFor, flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/values.ts';
+import { displayValue } from '../../engine/interpolate.ts';
 import { humanize } from './text.ts';
 import { readAnswer, wantsChange } from './yes-no.ts';
 
@@ -30,6 +31,8 @@ import { readAnswer, wantsChange } from './yes-no.ts';
 export interface TurnPlan {
   say: string;
   calls: PlannedCall[];
+  /** values heard for fields of the form that no tool can take yet, to put in the form */
+  formValues?: Record<string, string>;
 }
 
 const speak = (...parts: (string | undefined)[]): TurnPlan => ({ say: join(...parts), calls: [] });
@@ -152,6 +155,16 @@ function askAgainFor(screen: Screen, said: string): string | undefined {
 /** The engine took the visitor's yes or no itself (the flow's own phrase) and asks what comes next. */
 const ANSWERED_BY_ENGINE = /^\[flow engine\] The visitor (?:confirmed|said ")/;
 
+/** Heard values that the form on screen has an ungated field for and does not show yet. */
+function formValues(screen: Screen, heard: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(heard)) {
+    if (!fieldFor(screen, name) || screen.gated.includes(name) || screen.values[name] === value) continue;
+    out[name] = displayValue(value);
+  }
+  return out;
+}
+
 function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   const said = convo.utterance;
   const answer = readAnswer(said).answer;
@@ -180,7 +193,7 @@ function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   if (fill.calls.length > 0) return { say: refused ? refusalLine(refused) : '', calls: fill.calls };
   if (refused) return speak(refusalLine(refused), fieldQuestionFor(screen, refused.param.name) ?? nextQuestion(screen));
   const missing = fill.missing[0];
-  if (missing) return speak(heardLine(screen, fill.heard), paramQuestion(screen, missing));
+  if (missing) return { ...speak(heardLine(screen, fill.heard), paramQuestion(screen, missing)), formValues: formValues(screen, fill.heard) };
   const plain = intent === null ? undefined : answeredPlainTool(screen, intent);
   if (plain) return call(plain);
   const back = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;
@@ -244,6 +257,10 @@ export class OfflineAgent implements LanguageModel {
     for (const delta of sentences(plan.say)) {
       if (request.signal?.aborted) return;
       yield { type: 'text', delta };
+    }
+    for (const [field, value] of Object.entries(plan.formValues ?? {})) {
+      if (request.signal?.aborted) return;
+      yield { type: 'form_value', field, value };
     }
     for (const [i, c] of plan.calls.entries()) {
       if (request.signal?.aborted) return;
