@@ -66,6 +66,14 @@ describe("Prepatu's real flows, understood by the offline agent", () => {
     expect(loop.view.state).toBe('done');
   });
 
+  it("says greeting's farewell once the name is saved", async () => {
+    const loop = await started(prepatu('greeting.yaml'));
+    await loop.say("I'm Alex");
+    expect(callsSince(loop, 0)).toEqual(['save_name {"first_name":"Alex"}']);
+    expect(loop.view.ended).toBe(true);
+    expect(loop.lastCaption).toBe('Goodbye, Alex!');
+  });
+
   it('moves through the IELTS onboarding: greeting, two captures in one answer, read-back, finish', async () => {
     const loop = await started(prepatu('ielts_onboarding.yaml'));
     expect(callsSince(loop, 0)).toEqual(['begin_setup {}']);

@@ -110,7 +110,8 @@ export class AgentLoop {
       if (chained >= MAX_CHAINED_TURNS) throw new Error(`agent loop: more than ${MAX_CHAINED_TURNS} turns in a row`);
       const epoch = this.turnEpoch;
       this.turnEpoch = null;
-      if (this.engine.view.ended) return;
+      // A terminal state's entry gives the model its last turn; nothing after the end does.
+      if (this.engine.view.ended && epoch !== this.engine.view.epoch) return;
       await this.runTurn(epoch);
     }
   }

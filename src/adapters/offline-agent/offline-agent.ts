@@ -12,6 +12,7 @@ import { answeredPlainTool, namedPlainTool, planFill, type FillPlan, type Planne
 import {
   actionQuestion,
   changeHint,
+  farewell,
   fieldQuestionFor,
   gateQuestion,
   heardLine,
@@ -112,7 +113,10 @@ function entryTurn(screen: Screen, convo: Conversation): TurnPlan {
   if (carried.length > 0) return call(...carried);
   const waiting = screen.pending.length > 0 || screen.pendingAction !== undefined;
   const next = moveOn(screen, convo);
-  return { say: join(waiting ? undefined : introduction(screen), question), calls: next ? [next] : [] };
+  const say = join(waiting ? undefined : introduction(screen), question);
+  // The last step, with nothing on screen to read: its prompt's farewell, never silence.
+  if (say === '' && screen.terminal) return speak(farewell(screen));
+  return { say, calls: next ? [next] : [] };
 }
 
 // ------------------------------------------------------------------ the visitor spoke
