@@ -95,6 +95,8 @@ export class Kiosk {
   private awaitingScreen = false;
   /** the engine's messages being handled come from a tap */
   private tapping = false;
+  /** a tap made before this time (ms, the clock of events' timeStamp) was meant for the screen before */
+  private heldUntil = 0;
 
   constructor(
     readonly settings: KioskSettings,
@@ -278,6 +280,19 @@ export class Kiosk {
     this.send({ type: 'ui_event', event: yes ? 'confirm_action' : 'reject_action' });
   }
 
+  /**
+   * Drops a click on a button that acts on the step (marked data-held, and disabled while the
+   * screen settles) made while the screen was settling, before the button sees it. It goes by when the finger touched (the event's timeStamp), not by when a busy
+   * page got round to it: by then the hold may have ended and the tap would act on the new screen.
+   */
+  holdTap(e: Event): void {
+    if (e.timeStamp >= this.heldUntil) return;
+    // Only the buttons that act on the step are held (data-held); Start over, Change and typing are not.
+    if (!(e.target instanceof Element) || !e.target.closest('button[data-held]')) return;
+    e.stopPropagation();
+    e.preventDefault();
+  }
+
   back(): void {
     this.send({ type: 'ui_event', event: 'back' });
   }
@@ -452,6 +467,7 @@ export class Kiosk {
     this.cancelSettle?.();
     this.cancelSettle = null;
     this.settling = false;
+    this.heldUntil = 0;
     this.endValues = null;
     try {
       sessionStorage.clear();
@@ -479,6 +495,7 @@ export class Kiosk {
   private settle(): void {
     this.cancelSettle?.();
     this.settling = true;
+    this.heldUntil = performance.now() + SETTLE_MS;
     this.cancelSettle = this.timers.schedule(SETTLE_MS, () => {
       this.cancelSettle = null;
       this.settling = false;
