@@ -16,6 +16,7 @@ export type ValueType =
   | 'date'
   | 'email'
   | 'phone'
+  | 'name'
   | 'enum'
   | 'object';
 

@@ -1,13 +1,14 @@
 // The visitor's inputs (utterances, UI events), time, and answers from the runtime, each turned
 // into changes of the Turn and at most one decided transition.
 
-import { END, ERROR, resolveTool, type Branch, type UtteranceRule } from './flow.ts';
+import { END, ERROR, resolveTool, type Branch, type ToolDef, type UtteranceRule } from './flow.ts';
 import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } from './gate.ts';
 import { displayValue } from './interpolate.ts';
 import type { UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { decideAction, editAction, stillNeeded, tapTool } from './tool-call.ts';
+import { afterTool, checkArguments, decideAction, editAction, stillNeeded, tapTool } from './tool-call.ts';
+import { formTool, paramVariable, toolButtons } from './touch.ts';
 import { pattern } from './patterns.ts';
 import { dict, own } from './records.ts';
 import { isBlank } from './values.ts';
@@ -36,11 +37,14 @@ export function handleUtterance(t: Turn, raw: string): void {
   if (gate && t.pendingVars().length > 0) {
     const phrase = normalizePhrase(text);
     if (gate.confirmPhrases.some((p) => normalizePhrase(p) === phrase)) {
-      confirmVariables(t, t.pendingVars(), true);
+      const pending = t.pendingVars();
+      const r = confirmVariables(t, pending, true);
+      if (!(r.ok && r.advanced)) sayWhatComesNext(t, `The visitor confirmed ${pending.join(', ')} by saying "${text}".`);
       return;
     }
     if (gate.rejectPhrases.some((p) => normalizePhrase(p) === phrase)) {
-      rejectVariables(t, t.pendingVars());
+      const pending = t.pendingVars();
+      if (!rejectVariables(t, pending).moved) sayWhatComesNext(t, `The visitor said "${text}": ${pending.join(', ')} is not right.`);
       return;
     }
   }
@@ -64,6 +68,18 @@ export function handleUtterance(t: Turn, raw: string): void {
     return;
   }
   t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
+}
+
+/**
+ * After the flow's own confirm or reject phrase answered the visitor without moving the flow on,
+ * the kiosk still answers: the engine names the form fields still empty, or, with none, the LLM
+ * (or the offline assistant) is asked for a turn and told what happened.
+ */
+function sayWhatComesNext(t: Turn, note: string): void {
+  t.system(`[flow engine] ${note}`);
+  const emptyField = (t.state?.ui?.fields ?? []).some((f) => isBlank(t.s.values[f.id]));
+  if (emptyField) t.emit({ type: 'speech_cue', text: stillNeeded(t), reason: 'confirmed' });
+  else t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
 }
 
 /** The rule's captures, converted to their variables' types, or null when it does not match. */
@@ -121,6 +137,8 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
         reportBlocked(t, mapped?.[0]?.target ?? null, 'not_captured', missing, `Still needed: ${missing.join(', ')}.`);
         return;
       }
+      const tool = mapped ? undefined : formTool(t.flow, state);
+      if (tool) return submitThroughTool(t, tool, typed);
       for (const [k, v] of Object.entries(typed)) t.setValue(k, v, 'ui', true);
       if (Object.keys(typed).length) {
         t.system(`[flow engine] The visitor filled in the form by hand: ${Object.entries(typed).map(([k, v]) => `${k} = "${displayValue(v)}"`).join(', ')}.`);
@@ -176,7 +194,39 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
       }
       break;
   }
-  if (mapped) attempt(t, mapped, 'ui', true);
+  if (mapped) return void attempt(t, mapped, 'ui', true);
+  const button = toolButtons(t.flow, state).find((b) => b.event === ev.event);
+  const branches = button && own(state.transitions.onToolCall, button.event);
+  if (button && branches) {
+    t.system(`[flow engine] The visitor tapped "${button.label}", which does what ${button.event} does.`);
+    attempt(t, branches, 'ui', true);
+  }
+}
+
+/**
+ * Continue on a form whose state maps no form_submit: the form's values go through the state's
+ * advancing tool (formTool) as if the LLM had called it with them: its parameters are checked, a
+ * missing or invalid one is named on screen, and its transition is taken under the gate's rules.
+ */
+function submitThroughTool(t: Turn, tool: ToolDef, typed: Record<string, unknown>): void {
+  const given = dict<unknown>();
+  for (const p of tool.parameters) {
+    const variable = paramVariable(tool, p.name);
+    const value = own(typed, variable) ?? t.s.values[variable];
+    if (!isBlank(value)) given[p.name] = value;
+  }
+  const args = checkArguments(tool, given, '');
+  const target = own(t.state!.transitions.onToolCall, tool.name)?.[0]?.target ?? null;
+  if (!args.ok) {
+    const variable = args.field === undefined ? [] : [paramVariable(tool, args.field)];
+    const missing = args.field !== undefined && given[args.field] === undefined;
+    reportBlocked(t, target, missing ? 'not_captured' : 'invalid_input', variable, missing ? `Still needed: ${variable.join(', ')}.` : `Please check: ${args.detail}.`);
+    return;
+  }
+  for (const [k, v] of Object.entries(typed)) t.setValue(k, v, 'ui', true);
+  for (const [param, v] of Object.entries(args.values)) t.setValue(paramVariable(tool, param), v, 'ui', true);
+  t.system(`[flow engine] The visitor filled in the form by hand and pressed Continue, which calls ${tool.name}: ${Object.entries(args.values).map(([k, v]) => `${k} = "${displayValue(v)}"`).join(', ')}.`);
+  afterTool(t, tool);
 }
 
 /**

@@ -8,6 +8,7 @@ import { interpolate, interpolateDeep } from './interpolate.ts';
 import type { FlowStateMessage, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
 import { copy, dict } from './records.ts';
 import type { Turn } from './session.ts';
+import { toolButtons } from './touch.ts';
 
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
   for (const h of hooks) {
@@ -79,7 +80,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     flow_id: t.flow.id,
     state: s.id,
     epoch: t.s.epoch,
-    artifact: s.ui ? renderArtifact(s.ui, t.shown) : null,
+    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...s.ui.actions, ...toolButtons(t.flow, s)] }, t.shown) : null,
     agent: {
       system_prompt: systemPrompt(t, s),
       tools: [...(t.cat.toolSpecs.get(s.id) ?? [])],

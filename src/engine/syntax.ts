@@ -73,6 +73,7 @@ export const VALUE_TYPES = [
   'date',
   'email',
   'phone',
+  'name',
   'enum',
   'object',
 ] as const;

@@ -4,6 +4,7 @@
 import type { ParamDef, ValueType } from './flow.ts';
 import { MAX_DEPTH, MAX_TEXT_CHARS, tooDeep } from './limits.ts';
 import { pattern } from './patterns.ts';
+import { writeName } from './person-names.ts';
 
 export type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
 
@@ -100,6 +101,9 @@ export function convertValue(type: ValueType, raw: unknown, enumValues?: readonl
     case 'phone':
       if (typeof text === 'string' && PHONE.test(text)) return { ok: true, value: text };
       return fail('expected a phone number');
+    case 'name':
+      if (typeof text === 'string' && text !== '') return { ok: true, value: writeName(text) };
+      return fail("expected a person's name");
     case 'enum': {
       const allowed = enumValues ?? [];
       const hit = matchChoice(allowed, text);
@@ -161,6 +165,7 @@ export function paramJsonSchema(p: ParamDef): Record<string, unknown> {
       s['type'] = 'string';
       s['description'] = 'a phone number';
       break;
+    case 'name':
     case 'enum':
       s['type'] = 'string';
       break;

@@ -41,7 +41,13 @@ export interface TurnRequest {
 
 export type TurnChunk =
   | { type: 'text'; delta: string }
-  | { type: 'tool_call'; call: ToolCallRequest };
+  | { type: 'tool_call'; call: ToolCallRequest }
+  /**
+   * A value the visitor gave for a field of the form on screen that no tool can take yet (the
+   * offline agent's: "May 20" before the time and service that its tool also needs). The runtime
+   * puts it in the field as if the visitor had typed it there; never into a gated field.
+   */
+  | { type: 'form_value'; field: string; value: string };
 
 export interface LanguageModel {
   readonly name: string;

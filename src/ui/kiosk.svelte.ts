@@ -126,6 +126,8 @@ export class Kiosk {
   private keeping = false;
   /** clock time of the visitor's last sign of activity */
   private lastActivity = 0;
+  /** a tap made before this time (ms, the clock of events' timeStamp) was meant for the screen before */
+  private heldUntil = 0;
 
   constructor(
     readonly settings: KioskSettings,
@@ -408,6 +410,19 @@ export class Kiosk {
     this.send({ type: 'ui_event', event: 'edit_action', values });
   }
 
+  /**
+   * Drops a click on a button that acts on the step (marked data-held, and disabled while the
+   * screen settles) made while the screen was settling, before the button sees it. It goes by when the finger touched (the event's timeStamp), not by when a busy
+   * page got round to it: by then the hold may have ended and the tap would act on the new screen.
+   */
+  holdTap(e: Event): void {
+    if (e.timeStamp >= this.heldUntil) return;
+    // Only the buttons that act on the step are held (data-held); Start over, Change and typing are not.
+    if (!(e.target instanceof Element) || !e.target.closest('button[data-held]')) return;
+    e.stopPropagation();
+    e.preventDefault();
+  }
+
   back(): void {
     this.send({ type: 'ui_event', event: 'back' });
   }
@@ -638,6 +653,7 @@ export class Kiosk {
     this.cancelSettle?.();
     this.cancelSettle = null;
     this.settling = false;
+    this.heldUntil = 0;
     this.endValues = null;
     try {
       // Everything but the operator's device settings (the kiosk's setup, never a visitor's).
@@ -667,6 +683,7 @@ export class Kiosk {
   private settle(): void {
     this.cancelSettle?.();
     this.settling = true;
+    this.heldUntil = performance.now() + SETTLE_MS;
     this.cancelSettle = this.timers.schedule(SETTLE_MS, () => {
       this.cancelSettle = null;
       this.settling = false;

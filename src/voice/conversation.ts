@@ -8,7 +8,9 @@
 import type { FlowEngine } from '../engine/engine.ts';
 import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/messages.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest } from '../ports/language-model.ts';
+import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest, TurnChunk } from '../ports/language-model.ts';
+
+type FormValue = Extract<TurnChunk, { type: 'form_value' }>;
 import type { Timers } from '../ports/timers.ts';
 
 export interface ConversationEvents {
@@ -270,12 +272,23 @@ export class Conversation {
     }
   }
 
+  /** Values the model heard for the form on screen, put in as typed (fields of the form only, none gated). */
+  private fillForm(values: readonly FormValue[]): void {
+    const form = this.scene?.artifact?.fields ?? [];
+    const gated = this.scene?.gate ?? {};
+    for (const { field, value } of values) {
+      if (!form.some((f) => f.id === field) || field in gated) continue;
+      this.handle(this.engine.send({ type: 'ui_event', event: 'field_change', variable: field, value }), true);
+    }
+  }
+
   /** One model round (one reply), falling back to the offline agent once if the model fails. */
   private async generate(signal: AbortSignal): Promise<{ id: number; text: string; calls: ToolCallRequest[] } | null> {
     const id = ++this.turnSeq;
     for (;;) {
       let text = '';
       const calls: ToolCallRequest[] = [];
+      const formValues: FormValue[] = [];
       try {
         const scene = this.sceneHint();
         const constraint = this.scene?.agent.response_constraint;
@@ -290,8 +303,10 @@ export class Conversation {
           if (chunk.type === 'text') {
             text += chunk.delta;
             this.events.agentSpeech(id, text, false);
-          } else calls.push(chunk.call);
+          } else if (chunk.type === 'tool_call') calls.push(chunk.call);
+          else formValues.push(chunk);
         }
+        this.fillForm(formValues);
         return { id, text: text.trim(), calls };
       } catch (error) {
         if (signal.aborted) return null;

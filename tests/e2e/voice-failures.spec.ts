@@ -37,9 +37,16 @@ test('the model down: one retry, a notice, and the built-in assistant carries th
   const { page, fakes, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
   fakes.llm.fail('http_500');
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
+  const operatorLog: string[] = [];
+  page.on('console', (m) => operatorLog.push(m.text()));
   await page.getByRole('button', { name: 'Start', exact: true }).click();
 
   await expect(page.locator('.assistant-note')).toHaveText('The online assistant is not answering. The kiosk carries on with its built-in assistant.', { timeout: 15_000 });
+  // The service's own words (which could hold anything, a key included) go to the operator's log, never to the screen.
+  const serviceWords = 'The server had an error while processing your request';
+  expect(operatorLog.join('\n')).toContain(serviceWords);
+  await expect(page.locator('body')).not.toContainText(serviceWords);
+  await expect(page.locator('body')).not.toContainText('500');
   // the state entry's request and its one retry, then no more tries for this visit
   expect(fakes.llm.requests).toHaveLength(2);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });

@@ -51,6 +51,29 @@ describe("Prepatu's real flows, understood by the offline agent", () => {
     expect(loop.view.ended).toBe(true);
   });
 
+  it('finishes the booking wizard by touch, with a date typed into the answer box put in the form', async () => {
+    const loop = await started(prepatu('booking_wizard.yaml'));
+    await loop.tap({ event: 'form_submit', values: { full_name: 'Jane Smith', email: 'jane@example.com' } });
+    expect(loop.view.state).toBe('collect_appointment');
+    await loop.say('May 20');
+    expect(loop.view.values['date']).toBe('May 20');
+    await loop.tap({ event: 'form_submit', values: { date: 'May 20', time_slot: '2 PM', service: 'demo' } });
+    expect(loop.view.state).toBe('review');
+    const review = loop.emitted.filter((m) => m.type === 'flow_state').at(-1);
+    expect(review?.type === 'flow_state' && review.artifact?.actions.map((a) => a.label)).toEqual(['Confirm booking', 'Restart booking']);
+    await loop.tap({ event: 'confirm_booking' });
+    expect(loop.view.ended).toBe(true);
+    expect(loop.view.state).toBe('done');
+  });
+
+  it("says greeting's farewell once the name is saved", async () => {
+    const loop = await started(prepatu('greeting.yaml'));
+    await loop.say("I'm Alex");
+    expect(callsSince(loop, 0)).toEqual(['save_name {"first_name":"Alex"}']);
+    expect(loop.view.ended).toBe(true);
+    expect(loop.lastCaption).toBe('Goodbye, Alex!');
+  });
+
   it('moves through the IELTS onboarding: greeting, two captures in one answer, read-back, finish', async () => {
     const loop = await started(prepatu('ielts_onboarding.yaml'));
     expect(callsSince(loop, 0)).toEqual(['begin_setup {}']);

@@ -22,6 +22,8 @@ export class AgentLoop {
   readonly captions: string[] = [];
   /** every tool call the model made */
   readonly calls: ToolCallRequest[] = [];
+  /** every form value the model put in, in order */
+  readonly formValues: { field: string; value: string }[] = [];
   /** every engine message, in order */
   readonly emitted: EngineMessage[] = [];
   private flowState: FlowStateMessage | undefined;
@@ -108,9 +110,18 @@ export class AgentLoop {
       if (chained >= MAX_CHAINED_TURNS) throw new Error(`agent loop: more than ${MAX_CHAINED_TURNS} turns in a row`);
       const epoch = this.turnEpoch;
       this.turnEpoch = null;
-      if (this.engine.view.ended) return;
+      // A terminal state's entry gives the model its last turn; nothing after the end does.
+      if (this.engine.view.ended && epoch !== this.engine.view.epoch) return;
       await this.runTurn(epoch);
     }
+  }
+
+  /** A value the model heard for a field of the form on screen: put in as typed, as the kiosk does (never a gated field). */
+  private fillForm(field: string, value: string): void {
+    const scene = this.flowState;
+    if (!scene?.artifact?.fields.some((f) => f.id === field) || (scene.gate && field in scene.gate)) return;
+    this.formValues.push({ field, value });
+    this.absorb(this.engine.send({ type: 'ui_event', event: 'field_change', variable: field, value }));
   }
 
   private async runTurn(epoch: number): Promise<void> {
@@ -120,7 +131,8 @@ export class AgentLoop {
       const tools = this.flowState?.agent.tools ?? [];
       for await (const chunk of this.model.generate({ messages: [...this.messages], tools, scene: this.scene() })) {
         if (chunk.type === 'text') text += chunk.delta;
-        else calls.push(chunk.call);
+        else if (chunk.type === 'tool_call') calls.push(chunk.call);
+        else this.fillForm(chunk.field, chunk.value);
       }
       this.messages.push({ role: 'assistant', content: text, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
       if (text !== '') this.captions.push(text);

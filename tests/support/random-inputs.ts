@@ -127,6 +127,8 @@ function validValue(type: ValueType, rule: ValueRule): fc.Arbitrary<unknown> {
       return email;
     case 'phone':
       return phone;
+    case 'name':
+      return personName;
     case 'enum':
       return freeText;
     case 'object':
@@ -142,6 +144,7 @@ const WRONG_VALUES: Record<ValueType, readonly unknown[]> = {
   date: ['tomorrow', '2023-02-30', '15/03/1995', 20230101],
   email: ['not an email', 'ana@', 'ana at example dot com', 42],
   phone: ['call me', '12', {}],
+  name: [{}, ['a'], 42],
   enum: ['none of these', 7, {}],
   object: ['text', 5, true],
 };

@@ -317,3 +317,59 @@ describe('values held on entry', () => {
     expect(h.engine.view.state).toBe('done');
   });
 });
+
+describe("the flow's own phrases", () => {
+  const phrases = "confirm_phrases: ['yes', 'correct']\n      reject_phrases: ['no']";
+
+  it('a yes that confirms but cannot move on yet names the fields still empty', () => {
+    const h = startFlow(flow('{ action: clear }', phrases));
+    h.call('save_name', { first_name: 'Alex' });
+    const out = h.say('Yes.');
+    expect(h.engine.view.gate).toEqual({ first_name: 'confirmed', date_of_birth: 'empty' });
+    expect(only(out, 'speech_cue')).toMatchObject({ text: 'Thank you. Next: date of birth.', reason: 'confirmed' });
+    expect(ofType(out, 'llm_turn')).toEqual([]);
+    expect(only(out, 'system_message').text).toContain('confirmed first_name by saying "Yes."');
+  });
+
+  it('a yes with nothing left on the form asks the LLM for a turn', () => {
+    const h = startFlow(`
+id: voice_only
+tools:
+  save_name: { description: Name., parameters: { first_name: { type: string, required: true } } }
+  save_town: { description: Town., parameters: { town: { type: string, required: true } } }
+states:
+  ask:
+    agent: { prompt: Ask the name and town., tools: [save_name, save_town] }
+    confirmation_gate:
+      variables: [first_name, town]
+      on_confirm: __end__
+      confirm_phrases: [yes]
+`);
+    h.call('save_name', { first_name: 'Alex' });
+    const out = h.say('yes');
+    expect(h.engine.view.gate).toEqual({ first_name: 'confirmed', town: 'empty' });
+    expect(only(out, 'llm_turn')).toMatchObject({ reason: 'user_spoke', epoch: h.engine.view.epoch });
+    expect(ofType(out, 'speech_cue')).toEqual([]);
+  });
+
+  it('a yes that completes the gate moves on, and the new step speaks for itself', () => {
+    const h = startFlow(flow('{ action: clear }', phrases));
+    captureBoth(h);
+    h.call('reject_first_name');
+    h.call('save_name', { first_name: 'Alex' });
+    const out = h.say('correct');
+    expect(h.engine.view.state).toBe('next');
+    expect(types(out)).toEqual(expect.arrayContaining(['flow_state', 'llm_turn']));
+    expect(ofType(out, 'speech_cue')).toEqual([]);
+  });
+
+  it('a no that keeps the values for editing asks the LLM what they should be', () => {
+    const h = startFlow(flow('{ action: keep }', phrases));
+    captureBoth(h);
+    h.call('reject_first_name');
+    h.call('save_name', { first_name: 'Alec' });
+    const out = h.say('no');
+    expect(h.engine.view.state).toBe('identify');
+    expect(only(out, 'llm_turn').reason).toBe('user_spoke');
+  });
+});

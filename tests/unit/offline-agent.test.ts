@@ -382,6 +382,33 @@ describe("flows in Prepatu's spelling", () => {
     expect(loop.view.ended).toBe(true);
   });
 
+  it('says the farewell the last step asks for, in place of silence', async () => {
+    const loop = await started(prepatu('lobby_greeter.yaml'));
+    await loop.say('Leeds');
+    expect(callsSince(loop, 0)).toEqual(['note_home_town {"home_town":"Leeds"}']);
+    expect(loop.view.ended).toBe(true);
+    expect(loop.lastCaption).toBe('I hope the trip from Leeds went well. Have a pleasant stay!');
+
+    const greeting = await started(
+      load(`
+id: greeting_like
+initial_state: hello
+states:
+  hello:
+    agent: { prompt: Ask their name and call save_name., tools: [save_name] }
+    tools:
+      save_name: { description: Save it., parameters: { first_name: { type: string, required: true } } }
+    transitions: { on_tool_call: { save_name: farewell } }
+  farewell:
+    agent: { prompt: "Say goodbye to {first_name} warmly.", tools: [] }
+    transitions: {}
+`),
+    );
+    await greeting.say('My name is Alex');
+    expect(greeting.view.ended).toBe(true);
+    expect(greeting.lastCaption).toBe('Goodbye, Alex!');
+  });
+
   it('moves through the library sign-up: greeting, two captures in one answer, read-back, a choice, finish', async () => {
     const loop = await started(prepatu('library_signup.yaml'));
     expect(callsSince(loop, 0)).toEqual(['start_signup {}']);

@@ -18,6 +18,8 @@ export interface Conversation {
   utterance: string;
   /** what the visitor said earlier in this state, latest first */
   earlier: string[];
+  /** in a reply turn: the engine's notes that came after the visitor's words (what it did with them) */
+  notes: string[];
   /**
    * In an entry turn: the visitor's words that led straight into this step (the engine or the
    * agent's one round of tool calls acting on them), which may hold more than that step took.
@@ -77,10 +79,12 @@ export function readConversation(messages: readonly ChatMessage[], statePrompt: 
     const m = messages[i]!;
     if (m.role === 'user') earlier.push(words(m));
   }
+  const notes = replyAt < 0 ? [] : messages.slice(replyAt + 1).flatMap((m) => (m.role === 'system' ? [m.content] : []));
   return {
     kind,
     utterance: replyAt >= 0 ? words(messages[replyAt]!) : '',
     earlier,
+    notes,
     carried: kind === 'entry' ? wordsThatLedHere(messages, stepStart === undefined ? entry - 1 : entry) : undefined,
     outcomes: kind === 'reply' ? [] : outcomesBefore(messages, kind === 'entry' && entry >= 0 ? entry + 1 : messages.length),
   };

@@ -5,6 +5,7 @@
 // A title is not stored: a name field holds the name a record or a badge is matched on, and
 // "Dr Smith" and "Smith" are one person. A title with a surname alone gives no first name.
 
+import { NAME_PARTICLES, writeNameWord } from '../../engine/person-names.ts';
 import type { Found } from './text.ts';
 
 /** Which part of a person's name a parameter wants. */
@@ -27,31 +28,12 @@ const NOT_NAME = new Set(
   ).split(' '),
 );
 
-/** Small words inside surnames, written in lower case: "van der Berg", "da Silva", "bin Laden". */
-const PARTICLES = new Set('van von der den de del della di da du dos das ter ten la le bin ibn'.split(' '));
-
 /** Forms of address said before a name. */
 const TITLES = new Set('dr doctor mr mister mrs ms miss mx prof professor sir dame'.split(' '));
 
 const NAME_WORD = /^\p{L}[\p{L}'’-]*$/u;
 
-const isParticle = (word: string) => PARTICLES.has(word.toLowerCase());
-
-/**
- * "alex" → "Alex", "MCDONALD" → "McDonald", "VAN" → "van"; mixed case ("DeShawn", "Van") is kept
- * as written: the visitor typed it that way.
- */
-function capitalizeName(word: string): string {
-  const mixed = word !== word.toLowerCase() && word !== word.toUpperCase();
-  if (mixed) return word;
-  const lower = word.toLowerCase();
-  if (PARTICLES.has(lower)) return lower;
-  return lower
-    .split(/(['’-])/)
-    .map((p) => (p.length > 0 ? p[0]!.toUpperCase() + p.slice(1) : p))
-    .join('')
-    .replace(/^Mc(\p{Ll})/u, (_, c: string) => `Mc${c.toUpperCase()}`);
-}
+const isParticle = (word: string) => NAME_PARTICLES.has(word.toLowerCase());
 
 interface NameWords {
   /** the name's words as written, particles included, title left out */
@@ -101,7 +83,7 @@ function namePart({ words, titled }: NameWords, part: NamePart): string | undefi
     while (from > 0 && isParticle(words[from - 1]!)) from -= 1;
     chosen = words.slice(from);
   }
-  return chosen.map(capitalizeName).join(' ');
+  return chosen.map(writeNameWord).join(' ');
 }
 
 /** A name introduced as "my name is …", "I'm …", "call me …", "it's …". */

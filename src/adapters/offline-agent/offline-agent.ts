@@ -12,6 +12,7 @@ import { answeredPlainTool, namedPlainTool, planFill, type FillPlan, type Planne
 import {
   actionQuestion,
   changeHint,
+  farewell,
   fieldQuestionFor,
   gateQuestion,
   heardLine,
@@ -23,6 +24,7 @@ import {
 } from './replies.ts';
 import { fieldFor, flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/values.ts';
+import { displayValue } from '../../engine/interpolate.ts';
 import { humanize } from './text.ts';
 import { readAnswer, wantsChange } from './yes-no.ts';
 
@@ -30,6 +32,8 @@ import { readAnswer, wantsChange } from './yes-no.ts';
 export interface TurnPlan {
   say: string;
   calls: PlannedCall[];
+  /** values heard for fields of the form that no tool can take yet, to put in the form */
+  formValues?: Record<string, string>;
 }
 
 const speak = (...parts: (string | undefined)[]): TurnPlan => ({ say: join(...parts), calls: [] });
@@ -109,7 +113,10 @@ function entryTurn(screen: Screen, convo: Conversation): TurnPlan {
   if (carried.length > 0) return call(...carried);
   const waiting = screen.pending.length > 0 || screen.pendingAction !== undefined;
   const next = moveOn(screen, convo);
-  return { say: join(waiting ? undefined : introduction(screen), question), calls: next ? [next] : [] };
+  const say = join(waiting ? undefined : introduction(screen), question);
+  // The last step, with nothing on screen to read: its prompt's farewell, never silence.
+  if (say === '' && screen.terminal) return speak(farewell(screen));
+  return { say, calls: next ? [next] : [] };
 }
 
 // ------------------------------------------------------------------ the visitor spoke
@@ -149,9 +156,25 @@ function askAgainFor(screen: Screen, said: string): string | undefined {
   return wrong === undefined ? undefined : fieldQuestionFor(screen, wrong);
 }
 
+/** The engine took the visitor's yes or no itself (the flow's own phrase) and asks what comes next. */
+const ANSWERED_BY_ENGINE = /^\[flow engine\] The visitor (?:confirmed|said ")/;
+
+/** Heard values that the form on screen has an ungated field for and does not show yet. */
+function formValues(screen: Screen, heard: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(heard)) {
+    if (!fieldFor(screen, name) || screen.gated.includes(name) || screen.values[name] === value) continue;
+    out[name] = displayValue(value);
+  }
+  return out;
+}
+
 function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   const said = convo.utterance;
   const answer = readAnswer(said).answer;
+  if (convo.notes.some((n) => ANSWERED_BY_ENGINE.test(n))) {
+    return speak(answer === 'no' ? 'Sorry about that.' : 'Thank you.', nextQuestion(screen) ?? introduction(screen));
+  }
   // "Change my details" or "the date is wrong" is a no to what waits, and asks to go back.
   const intent = answer ?? (wantsChange(said) ? 'no' : null);
   if (screen.pendingAction !== undefined && intent !== null) {
@@ -174,7 +197,7 @@ function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   if (fill.calls.length > 0) return { say: refused ? refusalLine(refused) : '', calls: fill.calls };
   if (refused) return speak(refusalLine(refused), fieldQuestionFor(screen, refused.param.name) ?? nextQuestion(screen));
   const missing = fill.missing[0];
-  if (missing) return speak(heardLine(screen, fill.heard), paramQuestion(screen, missing));
+  if (missing) return { ...speak(heardLine(screen, fill.heard), paramQuestion(screen, missing)), formValues: formValues(screen, fill.heard) };
   const plain = intent === null ? undefined : answeredPlainTool(screen, intent);
   if (plain) return call(plain);
   const back = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;
@@ -238,6 +261,10 @@ export class OfflineAgent implements LanguageModel {
     for (const delta of sentences(plan.say)) {
       if (request.signal?.aborted) return;
       yield { type: 'text', delta };
+    }
+    for (const [field, value] of Object.entries(plan.formValues ?? {})) {
+      if (request.signal?.aborted) return;
+      yield { type: 'form_value', field, value };
     }
     for (const [i, c] of plan.calls.entries()) {
       if (request.signal?.aborted) return;

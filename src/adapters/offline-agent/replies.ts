@@ -188,3 +188,44 @@ export function nextQuestion(screen: Screen): string | undefined {
   if ((back !== undefined || screen.artifact?.type === 'card') && answeredPlainTool(screen, 'yes')) return join(back, 'Is that all correct?');
   return undefined;
 }
+
+// ------------------------------------------------------------------ the last words
+
+/** A farewell the prompt asks for: "say goodbye to Alex warmly" → "Goodbye, Alex!". */
+const SAY_GOODBYE = /^(?:please\s+)?(?:say|bid|wish\s+\S+)\s+(?:a\s+)?(?:\w+\s+)?(?:goodbye|good-bye|farewell|bye)(?:\s+to\s+(.+?))?(?:\s+(?:warmly|kindly|politely|cheerfully))?$/i;
+/** A wish: "wish the guest a pleasant stay" → "Have a pleasant stay!". */
+const WISH = /^(?:please\s+)?wish\s+(?:the\s+\w+|them|him|her|\p{Lu}\p{L}*)\s+(an?\s+.+)$/iu;
+/** A hope: "hope that the trip went well" → "I hope the trip went well." */
+const HOPE = /^(?:please\s+)?hope\s+(?:that\s+)?(.+)$/i;
+/** Thanks: "thank Alex for coming" → "Thank you for coming." */
+const THANK = /^(?:please\s+)?thank\s+(?:the\s+\w+|them|him|her|\p{Lu}\p{L}*)(\s+.+)?$/iu;
+
+/** One instruction of a closing prompt as the words it asks for, or undefined when it is not one of these. */
+function spokenInstruction(instruction: string): string | undefined {
+  const text = instruction.trim().replace(/[.!]+$/, '');
+  const bye = SAY_GOODBYE.exec(text);
+  if (bye) return bye[1] ? `Goodbye, ${bye[1]}!` : 'Goodbye!';
+  const wish = WISH.exec(text);
+  if (wish) return `Have ${wish[1]}!`;
+  const hope = HOPE.exec(text);
+  if (hope) return `I hope ${hope[1]}.`;
+  const thanks = THANK.exec(text);
+  if (thanks) return `Thank you${thanks[1] ?? ''}.`;
+  return undefined;
+}
+
+/**
+ * What to say on entering a step that ends the flow and shows nothing to read: the words its
+ * prompt asks for, when it asks in one of the ways above ("Say goodbye to Alex warmly"), else a
+ * plain goodbye. The state's own prompt is the system prompt's last paragraph.
+ */
+export function farewell(screen: Screen): string {
+  const own = (screen.prompt ?? '').split(/\n\s*\n/).pop() ?? '';
+  const instructions = own
+    .split(/(?<=[.!?])\s+|\s+and\s+(?=(?:say|bid|wish|hope|thank)\b)/i)
+    .map((i) => i.trim())
+    .filter(Boolean);
+  const said = instructions.map(spokenInstruction);
+  if (said.length > 0 && said.every((s) => s !== undefined)) return said.join(' ');
+  return 'Thank you. Goodbye!';
+}

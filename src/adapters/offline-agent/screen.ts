@@ -15,6 +15,8 @@ export interface Screen {
   prompt: string | undefined;
   /** timeout re-entries so far */
   retry: number;
+  /** the state ends the flow once entered */
+  terminal: boolean;
   /** the gated variables of the state */
   gated: readonly string[];
   gatePrompt: string | undefined;
@@ -34,6 +36,7 @@ export function readScreen(request: TurnRequest, today: string): Screen {
     artifact: state?.artifact ?? null,
     prompt: state?.agent.system_prompt,
     retry: state?.agent.retry ?? 0,
+    terminal: state?.terminal ?? false,
     gated: Object.keys(state?.gate ?? {}),
     gatePrompt: state?.gate_prompt,
     values: scene?.values ?? {},
