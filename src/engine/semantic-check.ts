@@ -24,6 +24,7 @@ import { own } from './records.ts';
 import type { Reporter } from './source.ts';
 import { checkTypes } from './type-check.ts';
 import { checkUniqueIds } from './unique-ids.ts';
+import { formTool, toolButtons } from './touch.ts';
 
 /** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
 function checkTurnTaking(r: Reporter, t: TurnTakingDef, at: SourcePath): void {
@@ -340,7 +341,10 @@ function checkGraph(r: Reporter, flow: Flow): void {
       t.onTimeout !== undefined ||
       (s.gate !== undefined && (s.ui?.fields.length ?? 0) > 0) ||
       (s.gate?.confirmPhrases.length ?? 0) > 0 ||
-      (flow.settings.allowBack && id !== flow.initial);
+      (flow.settings.allowBack && id !== flow.initial) ||
+      // touch routes the kiosk makes from the state's tools (touch.ts)
+      formTool(flow, s) !== undefined ||
+      toolButtons(flow, s).length > 0;
     if (!deterministic) {
       r.warn('llm-only-exit', ['states', id], `every way out of "${id}" depends on the LLM: add an on_ui_event, on_utterance or on_timeout`, true);
     }

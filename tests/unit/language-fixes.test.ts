@@ -122,3 +122,30 @@ states:
     expect(h.engine.view.values).toEqual({ score: 4 });
   });
 });
+
+describe('a way out by touch that the kiosk makes from a tool', () => {
+  const flow = (params: string) => `
+id: review
+states:
+  check:
+    ui: { artifact_type: card, title: Is this right? }
+    agent:
+      prompt: Ask whether the booking is right.
+      tools: [book]
+    tools:
+      book:
+        description: Book it.
+        parameters: ${params}
+    transitions: { on_tool_call: { book: __end__ } }
+`;
+
+  it('is not "depends on the LLM" when the advancing tool takes nothing (it becomes a button)', () => {
+    expect(lines(flow('{}'))).toEqual([]);
+  });
+
+  it('is when the tool needs values that no form on the step gives', () => {
+    expect(lines(flow('{ note: { type: string } }'))).toEqual([
+      'f.yaml:4:3: warning: every way out of "check" depends on the LLM: add an on_ui_event, on_utterance or on_timeout [llm-only-exit]',
+    ]);
+  });
+});
