@@ -90,3 +90,18 @@ describe('an error vfdl does not expect', () => {
     expect(await guarded(async () => 2, () => {})).toBe(2);
   });
 });
+
+describe('a reader that stops early', () => {
+  it('ends vfdl quietly: `vfdl test --json | head -1` prints no EPIPE stack trace', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(ROOT, 'bin/vfdl.js'), 'test', '--json', join(ROOT, 'tests/conversations')], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // Read the first chunk, then close the pipe as `head` does.
+    await new Promise<void>((done) => child.stdout.once('data', () => done()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  }, 30_000);
+});
