@@ -90,6 +90,23 @@ test('by touch: "Check me in", then a double tap on Yes, checks the patient in e
   await expect.poll(() => counts('clinic_checkin')).toMatchObject({ proposed: 1, confirmed: 1, done: 1, failed: 0 });
 });
 
+test('a reload while the check-in is under way sends nothing again: the page asks how it ended, and the patient is checked in once', async ({ browser }) => {
+  const { page, clinic } = await setUp(browser);
+  await toSummary(page);
+  await page.getByRole('button', { name: 'Check me in' }).click();
+  await settled(page);
+  // The clinic takes its time: the page is reloaded after the request left, before the answer.
+  clinic.delayMs = 3000;
+  await pendingCard(page).getByRole('button', { name: 'Yes, go ahead' }).click();
+  await expect.poll(() => clinic.requests.filter((r) => r.method === 'POST').length).toBe(1);
+  await page.reload();
+
+  // The visit comes back at the summary, and the answer the server got reaches it.
+  await expect(kiosk(page)).toHaveAttribute('data-flow-state', 'checked_in', { timeout: 15_000 });
+  expect(clinic.checkIns).toHaveLength(1);
+  expect(clinic.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+});
+
 test('by typing: the appointment is looked up, "check me in" and "yes" check the patient in once', async ({ browser }) => {
   const { page, clinic } = await setUp(browser);
   await start(page, 'clinic-checkin');

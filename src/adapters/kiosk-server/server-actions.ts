@@ -3,6 +3,7 @@
 // tells how one ended, `POST /api/analytics` counts outcomes. Any failure to reach the server is
 // a failed action: the page never sends the same action twice.
 
+import { unlessLeaving } from './page-leaving.ts';
 import type { ActionCall, ActionLookup, ActionOutcome, ActionRunner, OutcomeEvent, OutcomeSink } from '../../ports/action-runner.ts';
 
 export const ACTIONS_API = { actions: '/api/actions', analytics: '/api/analytics' } as const;
@@ -49,6 +50,8 @@ export class ServerActions implements ActionRunner, OutcomeSink {
         body: JSON.stringify({ type: 'action_run', ...call }),
       });
     } catch (error) {
+      // Cancelled by a reload: said nothing of; the reloaded page asks how it ended.
+      await unlessLeaving();
       // Not known whether it reached the target: failed, and never tried again from here.
       return { ok: false, error: `the kiosk's server could not be reached (${(error as Error).message}); the action may or may not have run` };
     }
@@ -62,6 +65,7 @@ export class ServerActions implements ActionRunner, OutcomeSink {
     try {
       response = await this.fetcher(`${this.base}${ACTIONS_API.actions}/${encodeURIComponent(actionId)}`, { headers: { accept: 'application/json' } });
     } catch (error) {
+      await unlessLeaving();
       return { ok: false, error: `the kiosk's server could not be reached to ask how the action ended (${(error as Error).message})` };
     }
     const answer = await readAnswer(response);
