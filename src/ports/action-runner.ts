@@ -2,17 +2,10 @@
 // a test's canned answers) and who hears how actions ended. Plain data in and out; the page never
 // holds a secret and never calls a target itself.
 
+import type { ActionRunMessage } from '../engine/messages.ts';
+
 /** One action to perform: the engine's `action_run`, with an id unique across visits and kiosks. */
-export interface ActionCall {
-  action_id: string;
-  flow_id: string;
-  tool: string;
-  method: string;
-  url: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-  timeout_seconds?: number;
-}
+export type ActionCall = Omit<ActionRunMessage, 'type'> & { flow_id: string };
 
 /** How an action ended. `error` is for the model and the log; the visitor never sees it. */
 export type ActionOutcome = { ok: true; data: unknown } | { ok: false; error: string };
