@@ -189,19 +189,7 @@ function requiredChars(n: Node): string[] {
 
 /** Quantifiers inside the node that can match a varying number of times (not `?`, not `{3}`). */
 function varyingRepeats(n: Node): Extract<Node, { kind: 'repeat' }>[] {
-  switch (n.kind) {
-    case 'char':
-    case 'empty':
-      return [];
-    case 'look':
-      return varyingRepeats(n.body);
-    case 'group':
-      return n.alts.flat().flatMap(varyingRepeats);
-    case 'repeat': {
-      const inner = varyingRepeats(n.body);
-      return n.max > 1 && n.min !== n.max && charsIn(n.body).length > 0 ? [n, ...inner] : inner;
-    }
-  }
+  return repeats(n).filter((r) => r.max > 1 && r.min !== r.max && charsIn(r.body).length > 0);
 }
 
 /** The alternations a round of the body starts in or passes through outside other repeats. */
@@ -242,6 +230,7 @@ function overlap(a: string, b: string): boolean {
 
 // ------------------------------------------------------------------ the check
 
+/** Every quantifier inside the node, outer ones first. */
 function repeats(n: Node): Extract<Node, { kind: 'repeat' }>[] {
   switch (n.kind) {
     case 'char':
