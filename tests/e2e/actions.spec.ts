@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
 import { serveFlow, TEST_FLOWS } from './support/flows.ts';
-import { agentLines, expectStep, input, kiosk, say, settled } from './support/kiosk.ts';
+import { agentLines, doubleTap, expectStep, input, kiosk, pendingCard, say, settled } from './support/kiosk.ts';
 
 const TOKEN = 'e2e-actions-clinic-token';
 
@@ -60,17 +60,6 @@ async function toSummary(page: Page): Promise<void> {
   await expectStep(page, 'summary');
 }
 
-const pendingCard = (page: Page): Locator => page.getByRole('region', { name: 'Please confirm' });
-
-/** Two taps on the same spot, as a visitor's double tap (the gap is the input being played). */
-async function doubleTap(page: Page, target: Locator): Promise<void> {
-  const box = (await target.boundingBox())!;
-  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
-  await page.mouse.click(x, y);
-  await page.waitForTimeout(120);
-  await page.mouse.click(x, y);
-}
-
 test('by touch: "Check me in", then a double tap on Yes, checks the patient in exactly once', async ({ browser }) => {
   const { page, clinic, counts } = await setUp(browser);
   await toSummary(page);
@@ -78,7 +67,7 @@ test('by touch: "Check me in", then a double tap on Yes, checks the patient in e
   await expect(pendingCard(page)).toContainText('Check in Li Wei for: Walk-in visit');
   expect(clinic.checkIns).toHaveLength(0);
   await settled(page);
-  await doubleTap(page, pendingCard(page).getByRole('button', { name: 'Yes, go ahead' }));
+  await doubleTap(page, pendingCard(page).getByRole('button', { name: 'Yes, go ahead' }), 120);
 
   await expectStep(page, 'checked_in');
   await expect(page.getByRole('heading', { name: "You're checked in, Li Wei" })).toBeVisible();

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { serveFlow, TEST_FLOWS } from './support/flows.ts';
-import { agentLines, expectStep, fieldBlock, input, kiosk, say, settled, startVisit } from './support/kiosk.ts';
+import { agentLines, checkIn, expectStep, fieldBlock, input, kiosk, say, startVisit } from './support/kiosk.ts';
 
 /** What the kiosk said last, without the "Kiosk:" tag. */
 function lastSaid(page: Page): Locator {
@@ -100,9 +100,7 @@ test.describe('options by part of their label, or inside a sentence', () => {
     await expectStep(page, 'appointment');
     await say(page, 'doctor lindqvist at half past ten');
     await expectStep(page, 'summary');
-    await page.getByRole('button', { name: 'Check me in' }).click();
-    await settled(page);
-    await page.getByRole('region', { name: 'Please confirm' }).getByRole('button', { name: 'Yes, go ahead' }).click();
+    await checkIn(page);
     await expectStep(page, 'checked_in');
     await page.getByRole('button', { name: 'Done' }).click();
     const told = page.getByRole('region', { name: 'What you told us' });

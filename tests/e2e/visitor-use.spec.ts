@@ -3,19 +3,7 @@
 
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { serveFlow } from './support/flows.ts';
-import { expectStep, fieldBlock, input, kiosk, say, settled, startVisit } from './support/kiosk.ts';
-
-/**
- * Two taps on the same spot, `gapMs` apart, as a visitor's double tap: the gap is the input being
- * played, not a wait for something to happen.
- */
-async function doubleTap(page: Page, target: Locator, gapMs = 200): Promise<void> {
-  const box = (await target.boundingBox())!;
-  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
-  await page.mouse.click(x, y);
-  await page.waitForTimeout(gapMs);
-  await page.mouse.click(x, y);
-}
+import { checkIn, doubleTap, expectStep, fieldBlock, input, kiosk, pendingCard, say, settled, startVisit } from './support/kiosk.ts';
 
 /** The two ways a tablet is held: where a button sits, and so where a second tap lands, differs. */
 const TABLETS = [
@@ -80,7 +68,7 @@ for (const [width, height] of TABLETS) {
         await expectStep(page, 'summary');
         await doubleTap(page, page.getByRole('button', { name: 'Check me in' }));
         // One check-in proposed; the second tap did not press "Yes" on the card that came up.
-        const card = page.getByRole('region', { name: 'Please confirm' });
+        const card = pendingCard(page);
         await expect(card).toContainText('Check in Maria Garcia');
         await settled(page);
         await doubleTap(page, card.getByRole('button', { name: 'Yes, go ahead' }));
@@ -226,9 +214,7 @@ for (const [width, height] of TABLETS) {
       await expectStep(page, 'reason');
       await page.getByRole('button', { name: /Prescription collection/ }).click();
       await expectStep(page, 'summary');
-      await page.getByRole('button', { name: 'Check me in' }).click();
-      await settled(page);
-      await page.getByRole('region', { name: 'Please confirm' }).getByRole('button', { name: 'Yes, go ahead' }).click();
+      await checkIn(page);
       await expectStep(page, 'checked_in');
       await page.getByRole('button', { name: 'Done' }).click();
       await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');

@@ -53,6 +53,30 @@ export async function settled(page: Page): Promise<void> {
   await expect(kiosk(page)).toHaveAttribute('data-settling', 'false');
 }
 
+/**
+ * Two taps on the same spot, `gapMs` apart, as a visitor's double tap: the gap is the input being
+ * played, not a wait for something to happen.
+ */
+export async function doubleTap(page: Page, target: Locator, gapMs = 200): Promise<void> {
+  const box = (await target.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.click(x, y);
+  await page.waitForTimeout(gapMs);
+  await page.mouse.click(x, y);
+}
+
+/** The card of the action waiting for the visitor's yes. */
+export function pendingCard(page: Page): Locator {
+  return page.getByRole('region', { name: 'Please confirm' });
+}
+
+/** The clinic's summary step: "Check me in", then yes on the check-in card once it may be tapped. */
+export async function checkIn(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Check me in' }).click();
+  await settled(page);
+  await pendingCard(page).getByRole('button', { name: 'Yes, go ahead' }).click();
+}
+
 /** The captions log (what the visitor and the kiosk said). */
 export function captions(page: Page): Locator {
   return page.getByRole('log');
