@@ -60,7 +60,7 @@ export function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, i
   // value whatever it holds (`/`, `?`, `#`, `&`, `=`); the template's own text is kept as written.
   const inUrl: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(values)) inUrl[name] = encodeURIComponent(displayValue(value));
-  t.s.running.push(run);
+  t.s.running = [...t.s.running, run];
   t.emit({
     type: 'action_run',
     action_id: id,

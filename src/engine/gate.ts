@@ -1,9 +1,8 @@
 // Confirmation gates: confirming and rejecting captured values, by the LLM's generated tools,
 // by a tap on screen, or by the flow's own confirm/reject phrases.
 
-import { interpolate, displayValue, templateNames } from './interpolate.ts';
+import { interpolate, displayValue, templateNames, valueOf, type Values } from './interpolate.ts';
 import type { RejectReason } from './messages.ts';
-import { own } from './records.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
 import { isBlank } from './values.ts';
@@ -71,9 +70,9 @@ export function rejectVariables(t: Turn, vars: readonly string[]): { cleared: st
  * every value it names has been heard (else it would read "born ." with a blank), or else
  * "I heard … Is that right?" for what was heard. `values` are as the visitor sees them.
  */
-export function gateQuestionText(prompt: string | undefined, values: Readonly<Record<string, unknown>>, pending: readonly string[]): string {
-  if (prompt && templateNames(prompt).every((n) => !isBlank(own(values, n)))) return interpolate(prompt, values);
-  return `I heard ${pending.map((v) => displayValue(own(values, v))).join(' and ')}. Is that right?`;
+export function gateQuestionText(prompt: string | undefined, values: Values, pending: readonly string[]): string {
+  if (prompt && templateNames(prompt).every((n) => !isBlank(valueOf(values, n)))) return interpolate(prompt, values);
+  return `I heard ${pending.map((v) => displayValue(valueOf(values, v))).join(' and ')}. Is that right?`;
 }
 
 /** The confirmation question for the current pending values. */

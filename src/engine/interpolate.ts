@@ -3,6 +3,14 @@
 
 import { own } from './records.ts';
 
+/** Where a template's values come from: a record, or a function that gives one value by name (worked out only when asked). */
+export type Values = Readonly<Record<string, unknown>> | ((name: string) => unknown);
+
+/** The value named `name`: a record's own entry (never an inherited member), or the function's answer. */
+export function valueOf(values: Values, name: string): unknown {
+  return typeof values === 'function' ? values(name) : own(values, name);
+}
+
 const TEMPLATE = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The variable names a template refers to, in order of appearance. */
@@ -20,11 +28,12 @@ export function displayValue(v: unknown): string {
   return String(v);
 }
 
-export function interpolate(text: string, values: Readonly<Record<string, unknown>>): string {
+export function interpolate(text: string, values: Values): string {
+  if (!text.includes('{') && !text.includes('}')) return text;
   return text.replace(TEMPLATE, (whole, name: string | undefined) => {
     if (whole === '{{') return '{';
     if (whole === '}}') return '}';
-    return displayValue(own(values, name!));
+    return displayValue(valueOf(values, name!));
   });
 }
 

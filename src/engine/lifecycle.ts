@@ -2,10 +2,10 @@
 // prompt and tools, its turn, the timer), the exit rules of SPEC 4 (unconfirmed values never
 // leave a gated state) and the end of the flow.
 
-import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef } from './flow.ts';
+import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from './flow.ts';
 import { stateDef } from './error-state.ts';
-import { interpolate, interpolateDeep } from './interpolate.ts';
-import type { FlowStateMessage, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
+import { interpolate, interpolateDeep, type Values } from './interpolate.ts';
+import type { FlowStateMessage, GateStatus, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
 import { copy, dict } from './records.ts';
 import type { Turn } from './session.ts';
 import { toolButtons } from './touch.ts';
@@ -46,7 +46,7 @@ function wireTurnTaking(t: TurnTakingDef): TurnTakingWire {
   };
 }
 
-function renderArtifact(a: Artifact, values: Readonly<Record<string, unknown>>): Artifact {
+function renderArtifact(a: Artifact, values: Values): Artifact {
   return {
     ...a,
     ...(a.title !== undefined ? { title: interpolate(a.title, values) } : {}),
@@ -71,16 +71,40 @@ export function systemPrompt(t: Turn, s: StateDef): string {
   return parts.join('\n\n');
 }
 
+/** What a state's `flow_state` holds that no value changes, worked out on its first entry. */
+interface StaticParts {
+  /** the screen's own buttons and those the kiosk adds for the LLM's tools (touch.ts) */
+  actions: readonly UiAction[];
+  shownVariables: readonly string[];
+  turnTaking: TurnTakingWire;
+}
+
+const staticParts = new WeakMap<StateDef, StaticParts>();
+
+function partsOf(t: Turn, s: StateDef): StaticParts {
+  let parts = staticParts.get(s);
+  if (!parts) {
+    parts = {
+      actions: s.ui ? [...s.ui.actions, ...toolButtons(t.flow, s)] : [],
+      shownVariables: [...new Set([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...(s.gate?.variables ?? [])])],
+      turnTaking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
+    };
+    staticParts.set(s, parts);
+  }
+  return parts;
+}
+
 /** The `flow_state` of state `s` as the session stands: on entry, and again when a visit resumes. */
 export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
-  const shown = new Set<string>([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...Object.keys(t.s.gate)]);
-  const values = dict([...shown].flatMap((v) => (t.s.values[v] !== undefined ? [[v, t.s.values[v]] as const] : [])));
+  const parts = partsOf(t, s);
+  const values = dict<unknown>();
+  for (const v of [...parts.shownVariables, ...Object.keys(t.s.gate)]) if (t.s.values[v] !== undefined) values[v] = t.s.values[v];
   return {
     type: 'flow_state',
     flow_id: t.flow.id,
     state: s.id,
     epoch: t.s.epoch,
-    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...s.ui.actions, ...toolButtons(t.flow, s)] }, t.shown) : null,
+    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown) : null,
     agent: {
       system_prompt: systemPrompt(t, s),
       tools: [...(t.cat.toolSpecs.get(s.id) ?? [])],
@@ -93,7 +117,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     values,
     can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
     terminal: s.terminal,
-    turn_taking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
+    turn_taking: { ...parts.turnTaking },
   };
 }
 
@@ -111,20 +135,20 @@ export function enterState(t: Turn, id: string): void {
   if (!s) return;
   if (fresh) {
     t.s.retries = 0;
-    if (back) t.s.history.pop();
-    else if (from !== null && from !== END) t.s.history.push(from);
+    if (back) t.s.history = t.s.history.slice(0, -1);
+    else if (from !== null && from !== END) t.s.history = [...t.s.history, from];
   }
   // Gate statuses: a re-entry keeps them; a fresh entry starts from the values already held.
-  const gate: typeof t.s.gate = dict();
+  const gate = dict<GateStatus>();
   for (const v of s.gate?.variables ?? []) {
     if (!fresh && t.s.gate[v] !== undefined) gate[v] = t.s.gate[v]!;
     else if (t.s.values[v] !== undefined) {
       gate[v] = 'pending';
-      t.s.capturedAt[v] = t.s.now;
-      t.s.heard[v] = false;
+      t.write('capturedAt')[v] = t.s.now;
+      t.write('heard')[v] = false;
     } else gate[v] = 'empty';
   }
-  t.s.gate = gate;
+  t.replace('gate', gate);
 
   runHooks(t, s.onEnter, id);
   t.emit(flowStateMessage(t, s));
@@ -148,7 +172,7 @@ export function exitState(t: Turn, id: string): void {
     t.s.running = t.s.running.map((r) => (r.state === id ? { ...r, left: true } : r));
     // Unconfirmed data never leaves a gated state.
     for (const v of Object.keys(t.s.gate)) if (t.s.gate[v] === 'pending') t.clearValue(v, 'gate');
-    t.s.gate = dict();
+    t.replace('gate', dict());
     const a = t.s.pendingAction;
     if (a) {
       t.s.pendingAction = null;

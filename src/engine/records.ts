@@ -12,7 +12,12 @@ export function dict<T>(entries: Iterable<readonly [string, T]> = []): Record<st
 
 /** A prototype-free copy of the records' own entries; a later record's value wins. */
 export function copy<T>(...records: readonly Readonly<Record<string, T>>[]): Record<string, T> {
-  return dict(records.flatMap((r) => Object.entries(r)));
+  // A plain loop over the own keys: on a target with no prototype `__proto__` is stored as a plain
+  // key, and it is several times faster than building entry pairs or Object.assign (a step that
+  // changes a value copies its record).
+  const out = Object.create(null) as Record<string, T>;
+  for (const r of records) for (const k of Object.keys(r)) out[k] = r[k]!;
+  return out;
 }
 
 /** `record[key]` when the record itself holds `key`, else undefined (never an inherited member). */

@@ -1,16 +1,18 @@
 // The state of one visitor's run through a flow (the statechart's context), and the Turn: a
 // working copy of it plus the messages one step produces. Handlers change the Turn; the machine
 // commits it. Nothing here performs anything. Its records keyed by variable names have no
-// prototype (records.ts), and every copy keeps it so.
+// prototype (records.ts), and every copy keeps it so. A session's records are read-only: a Turn
+// copies one the first time it writes to it (`write`), so a step costs what it changes, not the
+// size of everything the visitor has said so far.
 
 import type { Catalog } from './catalog.ts';
 import { stateDef } from './error-state.ts';
-import { shownValues } from './shown-values.ts';
+import { shownValue } from './shown-values.ts';
 import { convertValue, type Converted } from './values.ts';
 import type { Flow, StateDef } from './flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
 import { MAX_TEXT_CHARS } from './limits.ts';
-import { copy, dict } from './records.ts';
+import { copy, dict, own } from './records.ts';
 
 export interface PendingAction {
   id: string;
@@ -40,24 +42,24 @@ export interface Decision {
 export interface Session {
   /** current state id (`__end__` once ended) */
   state: string;
-  values: Record<string, unknown>;
+  values: Readonly<Record<string, unknown>>;
   /** gated variables of the current state */
-  gate: Record<string, GateStatus>;
-  capturedAt: Record<string, number>;
+  gate: Readonly<Record<string, GateStatus>>;
+  capturedAt: Readonly<Record<string, number>>;
   /** per pending variable: a user turn has come in since it was captured */
-  heard: Record<string, boolean>;
+  heard: Readonly<Record<string, boolean>>;
   epoch: number;
   now: number;
   startedAt: number;
   /** timeout deadline of the current state (ms), or null */
   deadline: number | null;
   retries: number;
-  history: string[];
+  history: readonly string[];
   lastUtterance: string;
   /** the visitor's last turn was a plain refusal ("no", "that's wrong"); a tap is a turn too */
   refused: boolean;
   pendingAction: PendingAction | null;
-  running: RunningAction[];
+  running: readonly RunningAction[];
   seq: number;
   /** the transition decided in this step, taken by the statechart */
   next: Decision | null;
@@ -93,34 +95,46 @@ export function newSession(flow: Flow, now: number): Session {
   };
 }
 
+/** The session's records keyed by variable name, which a step may change in place once copied. */
+type Writable = 'values' | 'gate' | 'capturedAt' | 'heard';
+
 /** A working copy of the session for one step, and what the step says. */
 export class Turn {
   readonly out: EngineMessage[] = [];
   readonly s: Session;
+  /** the records this Turn has copied, and so may change in place */
+  private readonly copied = new Set<Writable>();
 
   constructor(
     readonly flow: Flow,
     readonly cat: Catalog,
     base: Session,
   ) {
-    this.s = {
-      ...base,
-      values: copy(base.values),
-      gate: copy(base.gate),
-      capturedAt: copy(base.capturedAt),
-      heard: copy(base.heard),
-      history: [...base.history],
-      running: [...base.running],
-    };
+    this.s = { ...base };
+  }
+
+  /** The session's record `key`, this Turn's own copy of it, to change in place. */
+  write<K extends Writable>(key: K): Record<string, Session[K][string]> {
+    if (!this.copied.has(key)) {
+      this.s[key] = copy(this.s[key]) as Session[K];
+      this.copied.add(key);
+    }
+    return this.s[key] as Record<string, Session[K][string]>;
+  }
+
+  /** Puts a record of its own in place of the session's `key` (a fresh gate on entering a state). */
+  replace<K extends Writable>(key: K, record: Record<string, Session[K][string]>): void {
+    this.s[key] = record as Session[K];
+    this.copied.add(key);
   }
 
   get state(): StateDef | undefined {
     return stateDef(this.flow, this.s.state);
   }
 
-  /** The values as a visitor reads them (choice labels, dates in words). */
-  get shown(): Record<string, unknown> {
-    return shownValues(this.flow, this.cat, this.s.values);
+  /** The values as a visitor reads them (choice labels, dates in words), each worked out when a template asks for it. */
+  get shown(): (name: string) => unknown {
+    return (name) => shownValue(this.flow, this.cat, name, own(this.s.values, name));
   }
 
   emit(m: EngineMessage): void {
@@ -155,17 +169,16 @@ export class Turn {
 
   /** Sets a variable and reports it. A gated variable becomes pending unless `confirmed`. */
   setValue(name: string, value: unknown, source: FlowVariableMessage['source'], confirmed = false): void {
-    this.s.values[name] = value;
+    if (!Object.hasOwn(this.s.values, name) || !Object.is(this.s.values[name], value)) this.write('values')[name] = value;
     let status: VariableStatus = 'set';
     if (this.isGated(name)) {
       status = confirmed ? 'confirmed' : 'pending';
-      this.s.gate[name] = status;
+      this.write('gate')[name] = status;
       if (status === 'pending') {
-        this.s.capturedAt[name] = this.s.now;
-        this.s.heard[name] = false;
+        this.write('capturedAt')[name] = this.s.now;
+        this.write('heard')[name] = false;
       } else {
-        delete this.s.capturedAt[name];
-        delete this.s.heard[name];
+        this.forget(name);
       }
     }
     this.emit({ type: 'flow_variable', name, value, status, source });
@@ -199,11 +212,16 @@ export class Turn {
 
   clearValue(name: string, source: FlowVariableMessage['source']): void {
     const had = Object.hasOwn(this.s.values, name);
-    delete this.s.values[name];
-    if (this.isGated(name)) this.s.gate[name] = 'empty';
-    delete this.s.capturedAt[name];
-    delete this.s.heard[name];
+    if (had) delete this.write('values')[name];
+    if (this.isGated(name)) this.write('gate')[name] = 'empty';
+    this.forget(name);
     if (had) this.emit({ type: 'flow_variable', name, value: null, status: 'cleared', source });
+  }
+
+  /** Drops what the gate kept about a capture of `name` (when, and whether the visitor has spoken since). */
+  private forget(name: string): void {
+    if (Object.hasOwn(this.s.capturedAt, name)) delete this.write('capturedAt')[name];
+    if (Object.hasOwn(this.s.heard, name)) delete this.write('heard')[name];
   }
 
   pendingVars(): string[] {
@@ -212,7 +230,7 @@ export class Turn {
 
   /** A user utterance or UI interaction: the visitor has had a say since every capture so far. */
   userActivity(): void {
-    for (const v of this.pendingVars()) this.s.heard[v] = true;
+    for (const v of this.pendingVars()) if (this.s.heard[v] !== true) this.write('heard')[v] = true;
     if (this.s.pendingAction) this.s.pendingAction = { ...this.s.pendingAction, heard: true };
     const to = this.state?.transitions.onTimeout;
     if (to && this.s.deadline !== null) this.s.deadline = this.s.now + to.seconds * 1000;

@@ -68,9 +68,12 @@ function matchChoice(choices: readonly unknown[], v: unknown): unknown {
   return choices.find((c) => c === v || (typeof c === 'string' && typeof v === 'string' && c.toLowerCase() === v.toLowerCase()));
 }
 
+function fail(problem: string): Converted {
+  return { ok: false, problem };
+}
+
 /** Converts a value (often a string from a transcript or a form) to `type`. */
 export function convertValue(type: ValueType, raw: unknown, enumValues?: readonly unknown[]): Converted {
-  const fail = (problem: string): Converted => ({ ok: false, problem });
   const text = typeof raw === 'string' ? raw.trim() : raw;
   switch (type) {
     case 'string':

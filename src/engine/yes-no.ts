@@ -6,8 +6,8 @@ import { wordsOf } from './words.ts';
 
 export type YesNo = 'yes' | 'no';
 
-/** The words of one language for answers. */
-interface AnswerWords {
+/** The words of one language for answers, as written below. */
+interface AnswerList {
   yes: readonly string[];
   no: readonly string[];
   /** phrases that start like a no (or a yes) but answer neither: "no problem", "not bad" */
@@ -17,7 +17,34 @@ interface AnswerWords {
   fillers: ReadonlySet<string>;
 }
 
-const ENGLISH: AnswerWords = {
+/** Phrases split into words and filed by their first word, so a reading looks only at those that can match. */
+type PhraseIndex = ReadonlyMap<string, readonly (readonly string[])[]>;
+
+/** The words of one language for answers, ready to read with. */
+interface AnswerWords {
+  yes: PhraseIndex;
+  no: PhraseIndex;
+  neither: PhraseIndex;
+  weakYes: ReadonlySet<string>;
+  fillers: ReadonlySet<string>;
+}
+
+function indexed(phrases: readonly string[]): PhraseIndex {
+  const index = new Map<string, string[][]>();
+  for (const phrase of phrases) {
+    const words = phrase.split(' ');
+    const list = index.get(words[0]!) ?? [];
+    list.push(words);
+    index.set(words[0]!, list);
+  }
+  return index;
+}
+
+function prepared(list: AnswerList): AnswerWords {
+  return { ...list, yes: indexed(list.yes), no: indexed(list.no), neither: indexed(list.neither) };
+}
+
+const ENGLISH_LIST: AnswerList = {
   yes: [
     'yes', 'yeah', 'yep', 'yup', 'ya', 'yea', 'aye', 'uh huh', 'mhm', 'sure', 'ok', 'okay', 'alright', 'all right',
     'right', "that's right", 'that is right', "that's it", 'correct', "that's correct", 'that is correct',
@@ -42,7 +69,7 @@ const ENGLISH: AnswerWords = {
 };
 
 /** Plain answers in a few more languages: enough to hear a refusal, not to hold a conversation. */
-const OTHER: Readonly<Record<string, AnswerWords>> = {
+const OTHER_LISTS: Readonly<Record<string, AnswerList>> = {
   de: {
     yes: ['ja', 'genau', 'richtig', 'stimmt', 'das stimmt', 'korrekt', 'jawohl', 'ok', 'okay', 'passt'],
     no: ['nein', 'nee', 'nö', 'falsch', 'das ist falsch', 'stimmt nicht', 'das stimmt nicht', 'nicht richtig', 'das ist nicht richtig'],
@@ -66,17 +93,23 @@ const OTHER: Readonly<Record<string, AnswerWords>> = {
   },
 };
 
+const ENGLISH = prepared(ENGLISH_LIST);
+const OTHER: ReadonlyMap<string, AnswerWords> = new Map(Object.entries(OTHER_LISTS).map(([tag, list]) => [tag, prepared(list)]));
+
 /** The answer words for a flow's `language` ("en-US", "de"), or null where the engine has none. */
 function answerWords(language: string): AnswerWords | null {
   const primary = language.toLowerCase().split(/[-_]/)[0] ?? '';
   if (primary === 'en' || primary === '') return ENGLISH;
-  return OTHER[primary] ?? null;
+  return OTHER.get(primary) ?? null;
 }
 
-function startsWith(words: readonly string[], phrase: string): number {
-  const p = phrase.split(' ');
-  if (p.length > words.length) return 0;
-  return p.every((w, i) => words[i] === w) ? p.length : 0;
+/** How many words of the longest phrase that `words` starts with, or 0. */
+function longest(words: readonly string[], phrases: PhraseIndex): number {
+  let best = 0;
+  for (const p of phrases.get(words[0] ?? '') ?? []) {
+    if (p.length > best && p.length <= words.length && p.every((w, i) => words[i] === w)) best = p.length;
+  }
+  return best;
 }
 
 /** An answer read from how it starts: yes, no or neither, and what the visitor said after it. */
@@ -96,10 +129,9 @@ function read(text: string, lang: AnswerWords): Reading {
   let first = 0;
   while (all.length - first > 1 && lang.fillers.has(all[first]!.text)) first++;
   const words = all.slice(first).map((w) => w.text);
-  const longest = (phrases: readonly string[]) => Math.max(0, ...phrases.map((p) => startsWith(words, p)));
-  const yes = longest(lang.yes);
-  const no = longest(lang.no);
-  if (yes === no || longest(lang.neither) >= Math.max(yes, no)) return { answer: null, rest: text, said: '' };
+  const yes = longest(words, lang.yes);
+  const no = longest(words, lang.no);
+  if (yes === no || longest(words, lang.neither) >= Math.max(yes, no)) return { answer: null, rest: text, said: '' };
   const length = Math.max(yes, no);
   const end = all[first + length - 1]!.end;
   return {
