@@ -130,8 +130,8 @@ export class FlowEngine {
 
   /** Listens to an actor: its messages go to the outbox; its failures are read by checkStep. */
   private watch(actor: Actor<FlowMachine>): Actor<FlowMachine> {
-    actor.on('*', (m) => {
-      this.outbox.push(m);
+    actor.on('messages', (batch) => {
+      this.outbox.push(...batch.messages);
     });
     // Without an error listener XState rethrows a failure later, out of reach of the caller.
     actor.subscribe({ error: () => {} });

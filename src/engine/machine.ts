@@ -1,7 +1,8 @@
 // The flow as an XState statechart: one state node per VFDL state, plus __end__ and __error__.
 // A `step` event carries the inputs of one engine step; the `step` action decides (pure handlers
-// on a Turn) and records the chosen target in context; eventless transitions then take it, so
-// XState runs the exit and entry sequences in statechart order.
+// on a Turn), records the chosen target in context and raises `go.<target>`; the state's
+// transition for that event takes it in the same macrostep, so XState runs the exit and entry
+// sequences in statechart order. A step that decides nothing raises nothing, and no guard runs.
 
 import { enqueueActions, setup } from 'xstate';
 import type { Catalog } from './catalog.ts';
@@ -19,6 +20,19 @@ export interface StepEvent {
   type: 'step';
   now: number;
   inputs: readonly EngineInput[];
+}
+
+/** Raised by a step that decided to move: take the edge to the state named after `go.`. */
+interface GoEvent {
+  type: `go.${string}`;
+}
+
+const goEvent = (target: string): GoEvent => ({ type: `go.${target}` });
+
+/** What the machine emits: the messages of one action's Turn, in the order they were made. */
+export interface MessageBatch {
+  type: 'messages';
+  messages: readonly EngineMessage[];
 }
 
 /** Runs one step's inputs on a Turn, highest priority first; the first transition wins. */
@@ -86,33 +100,32 @@ export function buildMachine(flow: Flow, cat: Catalog) {
       : {
           entry: { type: 'enter', params: { id } },
           exit: { type: 'exit', params: { id } },
-          always: targetsOf(flow, id, predecessors).map((target) => ({
-            guard: { type: 'decided', params: { target } },
-            target,
-            reenter: true,
-          })),
+          on: Object.fromEntries(targetsOf(flow, id, predecessors).map((target) => [goEvent(target).type, { target, reenter: true }])),
         };
   }
   states[END] = { type: 'final', entry: { type: 'enter', params: { id: END } } };
 
-  const commit = (t: Turn, enqueue: { assign: (f: () => Session) => void; emit: (m: EngineMessage) => void }) => {
+  // A Turn's messages leave as one emitted batch, in order: one emit per action, not per message.
+  const commit = (t: Turn, enqueue: { assign: (f: () => Session) => void; emit: (m: MessageBatch) => void }) => {
     enqueue.assign(() => t.s);
-    for (const m of t.out) enqueue.emit(m);
+    if (t.out.length) enqueue.emit({ type: 'messages', messages: t.out });
   };
 
   return setup({
     types: {
       context: {} as Session,
-      events: {} as StepEvent,
-      emitted: {} as EngineMessage,
+      events: {} as StepEvent | GoEvent,
+      emitted: {} as MessageBatch,
       input: {} as Session,
     },
     actions: {
       step: enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'step') return;
         const t = new Turn(flow, cat, context);
         t.s.now = event.now;
         decideStep(t, event.inputs);
         commit(t, enqueue);
+        if (t.s.next) enqueue.raise(goEvent(t.s.next.target));
       }),
       enter: enqueueActions(({ context, enqueue }, params: { id: string }) => {
         const t = new Turn(flow, cat, context);
@@ -124,9 +137,6 @@ export function buildMachine(flow: Flow, cat: Catalog) {
         exitState(t, params.id);
         commit(t, enqueue);
       }),
-    },
-    guards: {
-      decided: ({ context }, params: { target: string }) => context.next?.target === params.target,
     },
   }).createMachine({
     id: flow.id,
