@@ -1,7 +1,11 @@
 // `npm run bench`: what the VFDL layer costs. On a generated 200-state flow it times
 // parse+validate, building the engine, and the engine's cost per event, beside a hand-written
-// XState machine of the same shape driven with the same events in the same run.
+// XState machine of the same shape driven with the same events in the same run. The two are timed
+// in turns (one run of each, then again), so a busy moment of the machine falls on both alike and
+// their ratio holds where the absolute times do not. `npm run bench -- --check` also fails when a
+// ratio passes its limit in bench/limits.json.
 
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createActor } from 'xstate';
@@ -36,19 +40,46 @@ interface Timing {
 
 /** Times `run` (ms) on a fresh input from `prepare`, which is not timed. */
 function measure<T>(plan: Plan, prepare: () => T, run: (input: T) => void): Timing {
-  for (let i = 0; i < plan.warmup; i++) run(prepare());
-  const samples: number[] = [];
-  let spent = 0;
-  while (samples.length < plan.maxRuns && (spent < plan.budgetMs || samples.length < plan.minRuns)) {
-    const input = prepare();
-    const t0 = performance.now();
-    run(input);
-    const ms = performance.now() - t0;
-    samples.push(ms);
-    spent += ms;
-  }
+  return measurePair(plan, { prepare, run }, null)[0];
+}
+
+interface Subject<T> {
+  prepare: () => T;
+  run: (input: T) => void;
+}
+
+function timeOnce<T>(subject: Subject<T>): number {
+  const input = subject.prepare();
+  const t0 = performance.now();
+  subject.run(input);
+  return performance.now() - t0;
+}
+
+function timing(samples: number[]): Timing {
   samples.sort((a, b) => a - b);
   return { median: quantile(samples, 0.5), p95: quantile(samples, 0.95), runs: samples.length };
+}
+
+/**
+ * Times two subjects in turns (a, b, b, a, ...), so that whatever else the machine does in a
+ * moment costs both alike; the second is optional.
+ */
+function measurePair<A, B>(plan: Plan, a: Subject<A>, b: Subject<B> | null): [Timing, Timing | null] {
+  for (let i = 0; i < plan.warmup; i++) {
+    timeOnce(a);
+    if (b) timeOnce(b);
+  }
+  const as: number[] = [];
+  const bs: number[] = [];
+  let spent = 0;
+  while (as.length < plan.maxRuns && (spent < plan.budgetMs || as.length < plan.minRuns)) {
+    const first = as.length % 2 === 0;
+    if (first || !b) as.push(timeOnce(a));
+    if (b) bs.push(timeOnce(b));
+    if (!first && b) as.push(timeOnce(a));
+    spent += as[as.length - 1]! + (b ? bs[bs.length - 1]! : 0);
+  }
+  return [timing(as), b ? timing(bs) : null];
 }
 
 /** The same timing in another unit (e.g. per event). */
@@ -194,30 +225,38 @@ function main(): void {
     if (!loadFlow(text, 'bench_chain.yaml').loaded) throw new Error('bench: load failed');
   });
 
-  const buildPlan: Plan = { warmup: 20, maxRuns: 500, budgetMs: 4000, minRuns: 30 };
-  const buildOurs = measure(buildPlan, () => loaded, startEngine);
-  const buildBaseline = measure(buildPlan, () => steps, startBaseline);
+  const buildPlan: Plan = { warmup: 20, maxRuns: 500, budgetMs: 8000, minRuns: 30 };
+  const [buildOurs, buildBaseline] = measurePair(buildPlan, { prepare: () => loaded, run: startEngine }, { prepare: () => steps, run: startBaseline });
 
-  const walkPlan: Plan = { warmup: 5, maxRuns: 200, budgetMs: 8000, minRuns: 20 };
+  const walkPlan: Plan = { warmup: 10, maxRuns: 300, budgetMs: 16000, minRuns: 30 };
   const inputs = engineInputs(events);
-  const walkOurs = measure(walkPlan, () => startEngine(loaded), (engine) => {
-    for (const input of inputs) engine.send(input);
-  });
   const baselineInputs = baselineEvents(events);
-  const walkBaseline = measure(walkPlan, () => startBaseline(steps), (actor) => {
-    for (const ev of baselineInputs) actor.send(ev);
-  });
+  const [walkOurs, walkBaseline] = measurePair(
+    walkPlan,
+    {
+      prepare: () => startEngine(loaded),
+      run: (engine) => {
+        for (const input of inputs) engine.send(input);
+      },
+    },
+    {
+      prepare: () => startBaseline(steps),
+      run: (actor) => {
+        for (const ev of baselineInputs) actor.send(ev);
+      },
+    },
+  );
   const perEvent = 1000 / events.length; // ms per walk -> µs per event
 
   const perRun = (ms: number) => 1000 / ms;
   const rows: Row[] = [
     { figure: 'parse+validate (loadFlow on the YAML)', unit: 'ms/run', ours: parse, perSecond: perRun },
-    { figure: 'build (engine / machine + actor, start)', unit: 'ms/run', ours: buildOurs, baseline: buildBaseline, perSecond: perRun },
+    { figure: 'build (engine / machine + actor, start)', unit: 'ms/run', ours: buildOurs, baseline: buildBaseline!, perSecond: perRun },
     {
       figure: `send, full walk (${events.length} events)`,
       unit: 'µs/event',
       ours: scaled(walkOurs, perEvent),
-      baseline: scaled(walkBaseline, perEvent),
+      baseline: scaled(walkBaseline!, perEvent),
       perSecond: (us) => 1e6 / us,
     },
   ];
@@ -228,6 +267,34 @@ function main(): void {
   console.log('');
   const worst = worstCappedPattern();
   console.log(`slowest accepted pattern on a capped utterance: ${worst.ms.toFixed(1)} ms (/${worst.pattern}/i on ${worst.text}); see bench/patterns.ts`);
+  if (process.argv.includes('--check')) checkLimits(rows);
+}
+
+/** bench/limits.json: the most each VFDL/XState ratio may be, by figure, and the margin for a busy machine. */
+interface Limits {
+  margin: number;
+  ratios: Record<string, number>;
+}
+
+/** Fails (exit 1) when a ratio of this run is above its limit and margin; says what each one was. */
+function checkLimits(rows: readonly Row[]): void {
+  const limits = JSON.parse(readFileSync(new URL('./limits.json', import.meta.url), 'utf8')) as Limits;
+  let failed = false;
+  console.log('');
+  for (const [prefix, limit] of Object.entries(limits.ratios)) {
+    const row = rows.find((r) => r.figure.startsWith(prefix));
+    if (!row?.baseline) {
+      console.log(`check: no figure "${prefix}" with a baseline in this run`);
+      failed = true;
+      continue;
+    }
+    const ratio = row.ours.median / row.baseline.median;
+    const most = limit * (1 + limits.margin);
+    const verdict = ratio <= limit ? 'ok' : ratio <= most ? `over the limit, within the ${limits.margin * 100}% margin for a busy machine` : 'TOO SLOW';
+    failed ||= ratio > most;
+    console.log(`check: ${row.figure}: VFDL/XState ${ratio.toFixed(2)}x, limit ${limit}x: ${verdict}`);
+  }
+  if (failed) process.exit(1);
 }
 
 main();
