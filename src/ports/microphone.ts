@@ -10,6 +10,8 @@ export interface VoiceFrame {
 
 export interface MicrophoneEvents {
   frame(frame: VoiceFrame): void;
+  /** the browser gave the microphone; frames follow once the detector has loaded (it may still be loading) */
+  granted?(): void;
 }
 
 export interface Microphone {
@@ -20,7 +22,8 @@ export interface Microphone {
   /**
    * Asks for the microphone and starts sending frames. Rejects with a ServiceError
    * (service `microphone`, failure `denied` or `missing`, or `malformed` when the detector
-   * cannot load).
+   * cannot load). A refused or missing microphone rejects as soon as the browser says so,
+   * without waiting for the detector.
    */
   open(events: MicrophoneEvents): Promise<void>;
   /** Stops the microphone (the browser's recording indicator goes off). Safe to call twice. */

@@ -87,15 +87,23 @@ export function startUpdates(options: UpdateOptions): KioskUpdates | null {
       setInterval(() => void check(), options.checkEveryMs ?? UPDATE_CHECK_MS);
       addEventListener('online', () => void check());
     })
-    .catch((error: unknown) => console.warn(`kiosk: the service worker did not register (${(error as Error).message}); no offline use`));
+    .catch((error: unknown) => console.warn(`kiosk: the service worker did not register (${(error as Error).message}); no offline use`))
+    .finally(() => {
+      if (!registration) workerless();
+    });
 
   return { gate, check, settle: () => gate.settle() };
 }
 
+/** Told when the service worker did not register: nothing will take control of the page. */
+let workerless: () => void = () => undefined;
+const noWorker = new Promise<false>((resolve) => (workerless = () => resolve(false)));
+
 /**
- * Resolves true once a service worker controls the page, false after `timeoutMs` or at once where
- * there is none. A big first download waited on this (the voice detector's 16 MB) comes from the
- * worker's cache instead of being fetched twice, once by the page and once by the worker.
+ * Resolves true once a service worker controls the page, false after `timeoutMs`, as soon as the
+ * worker fails to register, or at once where there is none. A big first download waited on this
+ * (the voice detector's 16 MB) comes from the worker's cache instead of being fetched twice, once
+ * by the page and once by the worker.
  */
 export function whenControlled(timeoutMs = 15_000): Promise<boolean> {
   if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return Promise.resolve(false);
@@ -110,5 +118,6 @@ export function whenControlled(timeoutMs = 15_000): Promise<boolean> {
     const onChange = () => done(true);
     const timer = setTimeout(() => done(false), timeoutMs);
     container.addEventListener('controllerchange', onChange);
+    void noWorker.then(done);
   });
 }

@@ -11,7 +11,7 @@ import { Speaker } from '../voice/speaker.ts';
 import type { DetectorSettings, Expectation, TurnTakingSettings } from '../voice/turn-taking.ts';
 import { VoiceSession, type VoiceMark, type VoiceProblem } from '../voice/voice-session.ts';
 
-export type VoiceStatus = 'off' | 'starting' | 'listening' | 'hearing' | 'thinking' | 'speaking' | 'no-microphone';
+export type VoiceStatus = 'off' | 'starting' | 'preparing' | 'listening' | 'hearing' | 'thinking' | 'speaking' | 'no-microphone';
 
 /** What one visit's voice is made of; the page builds it from the server's configuration. */
 export interface VoiceParts {
@@ -72,12 +72,14 @@ export class KioskVoice {
   /** A visit begins: opens the microphone (the Start tap is the gesture browsers want). */
   begin(parts: VoiceParts, events: KioskVoiceEvents): void {
     this.end();
+    this.mark('vk:voice-begin');
     const speaker = new Speaker(parts.voices, parts.language, {
       speaking: (on) => {
         this.mark(on ? 'vk:tts-start' : 'vk:tts-stop');
         this.session?.kioskSpeaking(on);
         this.refresh();
       },
+      quiet: () => this.refresh(),
       failed: (error, fallingBack) => {
         console.warn(`kiosk: speech failed (${error.message}); ${fallingBack ? 'the next voice takes over' : 'captions only'}`);
         this.speakingWith = speaker.voiceName;
@@ -115,6 +117,7 @@ export class KioskVoice {
     for (const sentence of final ? splitter.finish(text) : splitter.push(text)) {
       if (!this.speaker.busy) this.mark('vk:sentence', { chars: sentence.length });
       this.speaker.say(sentence);
+      this.refresh();
     }
     if (final) this.splitters.delete(id);
   }
@@ -158,7 +161,10 @@ export class KioskVoice {
       return;
     }
     if (kind === 'recognition') this.recognitionFault = true;
-    else this.microphoneFault = error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken';
+    else {
+      this.microphoneFault = error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken';
+      this.mark('vk:microphone-problem', { failure: this.microphoneFault });
+    }
     // The browser's own recogniser without a microphone or a language: it will not come back.
     if (kind === 'recognition') this.note = NOTICES[error?.failure === 'missing' || error?.failure === 'denied' ? 'none' : 'recognition']!;
     else this.note = NOTICES[error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken']!;
@@ -174,9 +180,11 @@ export class KioskVoice {
     if (s.microphone === 'open') this.microphoneFault = null;
     if (s.speaking) this.status = 'speaking';
     else if (s.hearing) this.status = 'hearing';
-    else if (s.transcribing || this.thinking) this.status = 'thinking';
+    // A reply on its way to being spoken is thinking, not listening: the visitor waits for it.
+    else if (s.transcribing || this.thinking || s.replying) this.status = 'thinking';
     else if (s.microphone === 'open') this.status = 'listening';
     else if (s.microphone === 'opening') this.status = 'starting';
+    else if (s.microphone === 'preparing') this.status = 'preparing';
     else if (s.microphone === 'off') this.status = 'off';
     else this.status = 'no-microphone';
   }

@@ -55,6 +55,15 @@ const CONFIG_RETRY_MS = 60_000;
 
 type OpenAIAdapters = typeof import('../adapters/openai/index.ts');
 
+/** Whether this site may use the microphone without asking: 'granted', 'denied', 'prompt', or null where the browser will not say. */
+async function microphonePermission(): Promise<PermissionState | null> {
+  try {
+    return (await navigator.permissions.query({ name: 'microphone' as PermissionName })).state;
+  } catch {
+    return null;
+  }
+}
+
 /** The microphone, whose code (vad-web, onnxruntime-web) is fetched on first use. */
 class LazyMicrophone implements Microphone {
   readonly sampleRate = 16000;
@@ -66,9 +75,15 @@ class LazyMicrophone implements Microphone {
     private readonly mark: MarkFn,
   ) {}
 
-  /** Fetches the code and the detector's model; the microphone stays closed. */
+  /**
+   * Fetches the code and the detector's model while the kiosk waits, where the microphone is
+   * already allowed (a kiosk set up for voice); the microphone stays closed. Where the browser
+   * must still ask, or has been told no, the detector loads at Start beside the question, or not at all.
+   */
   preload(): void {
-    void this.load().then((m) => m.preload());
+    void microphonePermission().then((permission) => {
+      if (permission === 'granted' || permission === null) void this.load().then((m) => m.preload());
+    });
   }
 
   async open(events: MicrophoneEvents): Promise<void> {

@@ -9,6 +9,8 @@ import type { SpokenClip, TextToSpeech } from '../ports/text-to-speech.ts';
 export interface SpeakerEvents {
   /** sound started (true) or the queue ran dry or was stopped (false) */
   speaking(on: boolean): void;
+  /** nothing is queued or playing any more (after `speaking(false)` when there was sound) */
+  quiet?(): void;
   /** one sentence began to sound */
   sentenceStarted?(text: string): void;
   /** a voice failed; `fallingBack` says whether another voice takes over */
@@ -125,6 +127,7 @@ export class Speaker {
       this.sounding = false;
       this.events.speaking(false);
     }
+    this.events.quiet?.();
     this.markIdle();
   }
 }

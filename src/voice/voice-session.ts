@@ -45,11 +45,16 @@ export interface VoiceEvents {
 
 /** What the status light shows, in the order it wins: speaking, hearing, thinking, listening. */
 export interface VoiceState {
-  /** `unused`: nothing could recognise speech, so the microphone is never opened */
-  microphone: 'off' | 'opening' | 'open' | 'failed' | 'unused';
+  /**
+   * `opening`: asking the browser; `preparing`: given, the detector still loading; `unused`:
+   * nothing could recognise speech, so the microphone is never opened
+   */
+  microphone: 'off' | 'opening' | 'preparing' | 'open' | 'failed' | 'unused';
   hearing: boolean;
   transcribing: boolean;
   speaking: boolean;
+  /** a reply is queued to be spoken, or sounding: the kiosk is about to speak or speaking */
+  replying: boolean;
 }
 
 interface Part {
@@ -91,6 +96,7 @@ export class VoiceSession {
       hearing: this.turns.hearing,
       transcribing: this.parts.length > 0,
       speaking: this.speaker.speaking,
+      replying: this.speaker.busy,
     };
   }
 
@@ -105,7 +111,14 @@ export class VoiceSession {
     this.mic = 'opening';
     this.events.changed();
     try {
-      await this.microphone!.open({ frame: (f) => this.onFrame(f) });
+      await this.microphone!.open({
+        frame: (f) => this.onFrame(f),
+        granted: () => {
+          if (this.stopped || this.mic !== 'opening') return;
+          this.mic = 'preparing';
+          this.events.changed();
+        },
+      });
     } catch (error) {
       if (this.stopped) return;
       this.mic = 'failed';
@@ -142,7 +155,7 @@ export class VoiceSession {
     this.parts = [];
     this.turns.reset();
     if (this.recognizer?.kind === 'live') this.recognizer.stop();
-    const wasOpen = this.mic === 'open' || this.mic === 'opening';
+    const wasOpen = this.mic === 'open' || this.mic === 'opening' || this.mic === 'preparing';
     if (this.mic !== 'unused') this.mic = 'off';
     if (wasOpen) await this.microphone?.close();
   }

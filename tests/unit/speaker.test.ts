@@ -41,11 +41,13 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 function setup(voices: TextToSpeech[]) {
   const speaking: boolean[] = [];
   const failures: string[] = [];
+  const quiet = { times: 0 };
   const speaker = new Speaker(voices, 'en-US', {
     speaking: (on) => speaking.push(on),
+    quiet: () => quiet.times++,
     failed: (e, fallingBack) => failures.push(`${e.failure}${fallingBack ? ' fallback' : ' none'}`),
   });
-  return { speaker, speaking, failures };
+  return { speaker, speaking, failures, quiet };
 }
 
 describe('speaker', () => {
@@ -97,11 +99,15 @@ describe('speaker', () => {
   });
 
   it('goes on with captions only when every voice fails', async () => {
-    const { speaker, failures, speaking } = setup([new TestVoice('only', () => true)]);
+    const { speaker, failures, speaking, quiet } = setup([new TestVoice('only', () => true)]);
     speaker.say('One.');
+    expect(speaker.busy).toBe(true);
     await speaker.idle();
     expect(failures).toEqual(['http none']);
     expect(speaking).toEqual([]);
+    // Never a sound, but the kiosk is told it is quiet again (its light stops saying it is about to speak).
+    expect(quiet.times).toBe(1);
+    expect(speaker.busy).toBe(false);
     speaker.say('Two.'); // no voice left: nothing happens, nothing hangs
     expect(speaker.busy).toBe(false);
   });

@@ -14,9 +14,13 @@ class TestMicrophone implements Microphone {
   readonly frameMs = 32;
   events: MicrophoneEvents | null = null;
   closed = 0;
+  /** when set, open() waits for it after the microphone is granted (a detector still loading) */
+  detectorLoaded: Promise<void> | null = null;
   constructor(private readonly failure?: ServiceError) {}
   async open(events: MicrophoneEvents) {
     if (this.failure) throw this.failure;
+    events.granted?.();
+    if (this.detectorLoaded) await this.detectorLoaded;
     this.events = events;
   }
   async close() {
@@ -156,6 +160,18 @@ describe('voice session', () => {
     await session.start();
     expect(session.state.microphone).toBe('failed');
     expect(log.problems).toEqual(['microphone:denied']);
+  });
+
+  it('says it is getting ready while the microphone is given and the detector still loads', async () => {
+    const mic = new TestMicrophone();
+    let loaded = () => {};
+    mic.detectorLoaded = new Promise((resolve) => (loaded = resolve));
+    const { session } = setup({ mic });
+    const starting = session.start();
+    expect(session.state.microphone).toBe('preparing');
+    loaded();
+    await starting;
+    expect(session.state.microphone).toBe('open');
   });
 
   it('closes the microphone and drops unfinished turns when stopped', async () => {

@@ -3,12 +3,21 @@
 // onnxruntime-web scoring each 32 ms frame. The files come from the app itself (/vad/). Our own
 // turn-taking reads the frames; vad-web's own segmentation runs beside it at its default settings
 // only so that the benchmark can compare the two on the same audio.
+//
+// Opening asks the browser for the microphone first: a blocked or missing one is known in
+// milliseconds and is said at once, however long the detector (14 MB of wasm) takes to load on a
+// slow tablet, and a detector is never loaded for a microphone that is not there. Once the
+// microphone is given, or while the browser is still asking the visitor, the detector loads
+// beside it.
 
 import { MicVAD } from '@ricky0123/vad-web';
 import type { Microphone, MicrophoneEvents } from '../../ports/microphone.ts';
 import { ServiceError } from '../../ports/service-error.ts';
 
 const ASSETS = '/vad/';
+
+/** How long the browser may take to answer before the detector starts loading beside the question. */
+const ANSWER_GRACE_MS = 150;
 
 /** The constraints the kiosk asks for: a voice, cleaned of the room and of the kiosk's own voice. */
 export const MICROPHONE_CONSTRAINTS: MediaStreamConstraints = {
@@ -32,12 +41,16 @@ function microphoneError(error: unknown): ServiceError {
   return new ServiceError('microphone', 'malformed', `${name || 'Error'}: ${message}`);
 }
 
+const stopTracks = (stream: MediaStream) => stream.getTracks().forEach((track) => track.stop());
+
 export class VadMicrophone implements Microphone {
   readonly sampleRate = 16000;
   readonly frameMs = 32;
   private vad: MicVAD | null = null;
   private loading: Promise<MicVAD> | null = null;
   private events: MicrophoneEvents | null = null;
+  /** the stream the browser gave at open(), for the detector to take when it starts */
+  private given: MediaStream | null = null;
 
   constructor(private readonly options: VadMicrophoneOptions = {}) {}
 
@@ -52,12 +65,34 @@ export class VadMicrophone implements Microphone {
   async open(events: MicrophoneEvents): Promise<void> {
     if (!navigator.mediaDevices?.getUserMedia) throw new ServiceError('microphone', 'missing', 'this browser has no getUserMedia (is the page served over https or from localhost?)');
     this.events = events;
+    const asked = navigator.mediaDevices.getUserMedia(MICROPHONE_CONSTRAINTS);
+    // A quick answer decides alone; a slow one (the browser is asking the visitor) has the detector load beside it.
+    const quick = await Promise.race([asked.then(() => 'answered', () => 'answered'), new Promise<'slow'>((r) => setTimeout(() => r('slow'), ANSWER_GRACE_MS))]);
+    const detector = quick === 'slow' ? this.loadQuietly() : null;
+    let stream: MediaStream;
+    try {
+      stream = await asked;
+    } catch (error) {
+      throw microphoneError(error);
+    }
+    if (this.events !== events) {
+      stopTracks(stream); // closed while the browser was asking
+      return;
+    }
+    this.given = stream;
+    this.options.mark?.('vk:microphone-granted');
+    events.granted?.();
     let vad: MicVAD;
     try {
-      vad = await this.load();
+      vad = await (detector ?? this.load());
     } catch (error) {
       this.loading = null;
+      this.dropGiven();
       throw new ServiceError('microphone', 'malformed', `the voice detector did not load: ${(error as Error).message}`);
+    }
+    if (this.events !== events) {
+      this.dropGiven(); // closed while the detector was loading
+      return;
     }
     try {
       await vad.start();
@@ -66,6 +101,7 @@ export class VadMicrophone implements Microphone {
       // A MicVAD that failed to get the microphone cannot try again: make a new one next time.
       this.vad = null;
       this.loading = null;
+      this.dropGiven();
       void vad.destroy().catch(() => undefined);
       throw microphoneError(error);
     }
@@ -73,8 +109,28 @@ export class VadMicrophone implements Microphone {
 
   async close(): Promise<void> {
     this.events = null;
+    this.dropGiven();
     const vad = this.vad;
     if (vad?.listening) await vad.pause();
+  }
+
+  /** The stream given at open(), once; a later start (the next visit) asks the browser again. */
+  private takeStream(): Promise<MediaStream> {
+    const stream = this.given;
+    this.given = null;
+    return stream ? Promise.resolve(stream) : navigator.mediaDevices.getUserMedia(MICROPHONE_CONSTRAINTS);
+  }
+
+  private dropGiven(): void {
+    if (this.given) stopTracks(this.given);
+    this.given = null;
+  }
+
+  /** The detector's load, its failure left for open() to report when it awaits it. */
+  private loadQuietly(): Promise<MicVAD> {
+    const loading = this.load();
+    loading.catch(() => undefined);
+    return loading;
   }
 
   private load(): Promise<MicVAD> {
@@ -83,8 +139,8 @@ export class VadMicrophone implements Microphone {
       baseAssetPath: ASSETS,
       onnxWASMBasePath: ASSETS,
       startOnLoad: false,
-      getStream: () => navigator.mediaDevices.getUserMedia(MICROPHONE_CONSTRAINTS),
-      resumeStream: () => navigator.mediaDevices.getUserMedia(MICROPHONE_CONSTRAINTS),
+      getStream: () => this.takeStream(),
+      resumeStream: () => this.takeStream(),
       ortConfig: (ort) => {
         ort.env.logLevel = 'error';
       },
