@@ -10,7 +10,7 @@ import { expect, test } from './support/voice.ts';
 test.describe.configure({ timeout: 60_000 });
 
 test('network gone: plain notices and the visit goes on; network back: the next visit has its voice services again', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding', end_seconds: 1 } });
+  const { page, fakes, fixture, microphone } = await voiceKiosk({ fixture: 'onboarding', serviceWorkers: 'allow', query: { flow: 'onboarding', end_seconds: 1 } });
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello from the online assistant. What is your first name?' } }]);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
@@ -21,6 +21,8 @@ test('network gone: plain notices and the visit goes on; network back: the next 
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.locator('.assistant-note')).toHaveText('The online assistant is not answering. The kiosk carries on with its built-in assistant.');
   // The detector still hears the visitor (it runs on the device); the words cannot be made out.
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'listening', { timeout: 20_000 });
+  await microphone!.play(0);
   await expect(page.locator('.voice-note')).toHaveText("I can't make out speech right now. Please tap or type your answer.", { timeout: 15_000 });
   await say(page, 'My name is Alex');
   await say(page, 'yes');
@@ -44,7 +46,7 @@ test('network gone: plain notices and the visit goes on; network back: the next 
 });
 
 test('opened offline from the cache: the built-in assistant at first; the network back: the next visit has its services, no reload', async ({ voiceKiosk }) => {
-  const { page, fakes } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' } });
+  const { page, fakes } = await voiceKiosk({ fixture: 'noise', serviceWorkers: 'allow', query: { flow: 'onboarding' } });
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello from the online assistant. What is your first name?' } }]);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
   await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 20_000 });

@@ -3,12 +3,13 @@
 
 import { TEST_KEYS, transcriptsFor } from '../support/voice-kiosk.ts';
 import { expectStep, fieldBlock, kiosk, say, visitorLines } from './support/kiosk.ts';
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/voice.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
 test('speech recognition down: a plain notice, typing goes on, and listening comes back with the service', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  const { page, fakes, fixture, say: speak } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
   // The first spoken line meets an outage (the request and its one retry of the proxy fail);
   // the service is back for the next ones.
   fakes.stt.fail('http_500', 1);
@@ -19,6 +20,7 @@ test('speech recognition down: a plain notice, typing goes on, and listening com
   ]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
 
+  await speak(0);
   const notice = page.locator('.voice-note');
   await expect(notice).toHaveText("I can't make out speech right now. Please tap or type your answer.", { timeout: 15_000 });
   // Nothing of the service's own error reaches the visitor.
@@ -26,15 +28,17 @@ test('speech recognition down: a plain notice, typing goes on, and listening com
   await say(page, 'My name is Alex');
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending');
   // "yes" is heard again: the notice goes, and the flow moves on by voice.
+  await speak(1);
   await expectStep(page, 'choose_color');
   await expect(notice).toHaveCount(0);
+  await speak(2);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
   await expect(visitorLines(page)).toHaveText(['You: My name is Alex', 'You: Yes.', 'You: Blue, please.']);
   expect(fakes.stt.requests).toHaveLength(3);
 });
 
 test('the model down: one retry, a notice, and the built-in assistant carries the visit to its end', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  const { page, fakes, fixture, say: speak } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
   fakes.llm.fail('http_500');
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
   const operatorLog: string[] = [];
@@ -49,15 +53,18 @@ test('the model down: one retry, a notice, and the built-in assistant carries th
   await expect(page.locator('body')).not.toContainText('500');
   // the state entry's request and its one retry, then no more tries for this visit
   expect(fakes.llm.requests).toHaveLength(2);
+  await speak(0);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
+  await speak(1);
   await expectStep(page, 'choose_color');
+  await speak(2);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
   await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['Alex', 'blue']);
   expect(fakes.llm.requests).toHaveLength(2);
 });
 
 test('a blocked microphone: a plain notice, the light says voice is off, touch and typing work', async ({ voiceKiosk }) => {
-  const { page } = await voiceKiosk({ fixture: 'onboarding', microphoneAllowed: false, query: { flow: 'onboarding' } });
+  const { page } = await voiceKiosk({ fixture: null, microphoneAllowed: false, query: { flow: 'onboarding' } });
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.locator('.voice-note')).toHaveText("The microphone is blocked, so I can't hear you. You can tap or type your answers.");
   await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'no-microphone');
@@ -77,8 +84,70 @@ test('no microphone at all: a plain notice, and the kiosk still works by touch',
   await expectStep(page, 'choose_color');
 });
 
+/**
+ * Holds every request for the voice detector's files (/vad/: its model, runtime and worklet) until
+ * `release` is called: a tablet on which the detector takes as long as the test likes to load.
+ */
+function holdDetector(): { prepare: (page: Page) => Promise<void>; asked: () => number; release: () => void } {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  const prepare = async (page: Page) => {
+    await page.route('**/vad/**', async (route) => {
+      asked++;
+      await released;
+      await route.continue().catch(() => undefined); // the page may be gone by then
+    });
+  };
+  return { prepare, asked: () => asked, release };
+}
+
+/** The page's marks of one name, in page time. */
+async function marksOf(page: Page, name: string): Promise<number[]> {
+  return page.evaluate((n) => performance.getEntriesByName(n).map((m) => m.startTime), name);
+}
+
+test('a blocked microphone is said at once while the detector is still loading, and the detector is not loaded for it', async ({ voiceKiosk }, testInfo) => {
+  const detector = holdDetector();
+  const { page } = await voiceKiosk({ fixture: null, microphoneAllowed: false, query: { flow: 'onboarding' }, prepare: detector.prepare });
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.locator('.voice-note')).toHaveText("The microphone is blocked, so I can't hear you. You can tap or type your answers.");
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'no-microphone');
+  // Said with every detector file still held: the notice did not wait for it, and nothing asked for it.
+  expect(await marksOf(page, 'vk:detector-ready')).toEqual([]);
+  expect(detector.asked()).toBe(0);
+  const [begun] = await marksOf(page, 'vk:voice-begin');
+  const [told] = await marksOf(page, 'vk:microphone-problem');
+  const delay = told! - begun!;
+  testInfo.annotations.push({ type: 'tap to notice', description: `${delay.toFixed(0)} ms` });
+  expect(delay, 'from the Start tap to the notice').toBeLessThan(1000);
+  detector.release();
+  // Touch goes on.
+  await say(page, 'My name is Alex');
+  await page.getByRole('button', { name: "Confirm What's your first name?" }).click();
+  await expectStep(page, 'choose_color');
+});
+
+test('an allowed microphone with the detector still loading: "Getting ready to listen", then listening', async ({ voiceKiosk }) => {
+  const detector = holdDetector();
+  const { page, fakes, say: speak, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, prepare: detector.prepare });
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']).slice(0, 1));
+  fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hi! What is your first name?' } }]);
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+  // Allowed already: the kiosk starts loading its detector while it waits (and the files are held).
+  await expect.poll(() => detector.asked()).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'preparing');
+  await expect(page.locator('.voice-light')).toHaveText('Getting ready to listen…');
+  expect(await marksOf(page, 'vk:microphone-granted')).toHaveLength(1);
+  expect(await marksOf(page, 'vk:detector-ready')).toEqual([]);
+  detector.release();
+  await speak(0);
+  await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
+});
+
 test('the keys stay on the server: not in the page, its scripts, or any answer it gets', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  const { page, fakes, fixture, say: speak } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
   const bodies: string[] = [];
   page.on('response', async (response) => {
     const headers = JSON.stringify(await response.allHeaders());
@@ -92,6 +161,7 @@ test('the keys stay on the server: not in the page, its scripts, or any answer i
   const config = await page.evaluate(() => fetch('/api/config').then((r) => r.text()));
   expect(JSON.parse(config)).toEqual({ llm: { model: 'test-chat' }, stt: { model: 'test-whisper' }, tts: { model: 'test-tts', voice: 'test-voice' } });
   await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await speak(0);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
   expect(fakes.tts.requests.length).toBeGreaterThan(0);
   const seen = [config, ...bodies, await page.content()].join('\n');

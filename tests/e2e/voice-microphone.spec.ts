@@ -25,7 +25,8 @@ function microphone(page: Page): Promise<{ asked: number; live: number }> {
 }
 
 test('the microphone opens at Start and closes on Start over, at the end, and on walk-away', async ({ voiceKiosk }) => {
-  const { page, fakes } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding', end_seconds: 30, idle_seconds: 60, idle_grace_seconds: 10 } });
+  // Chromium's own fake capture device (the real getUserMedia, and the track settings it gives).
+  const { page, fakes } = await voiceKiosk({ fixture: 'noise', microphone: 'file', query: { flow: 'onboarding', end_seconds: 30, idle_seconds: 60, idle_grace_seconds: 10 } });
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello!' } }]);
   await page.addInitScript(WATCH_MICROPHONE);
   // The page's clock is Playwright's: the walk-away comes when the test says, however busy the machine.

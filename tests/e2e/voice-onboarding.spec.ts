@@ -1,7 +1,9 @@
 // The onboarding flow by voice alone, in Chromium with a microphone that plays real speech
 // (espeak-ng): the name heard fills the field as pending, "yes" confirms it, a colour ends it.
 // Speech recognition, the model and speech come from the local OpenAI test doubles through the
-// kiosk's own server.
+// kiosk's own server. The microphone is Chromium's own fake device playing the whole recording
+// (the path a real microphone takes, from getUserMedia on); the other voice tests play each line
+// into the page when the kiosk listens.
 
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
@@ -10,7 +12,10 @@ import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts'
 test.describe.configure({ timeout: 60_000 });
 
 test('a visitor completes onboarding by voice alone', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'onboarding', microphone: 'file', query: { flow: 'onboarding' } });
+  // The recording plays from the moment the microphone opens: the detector is loaded first (the
+  // microphone is allowed, so the kiosk loads it while it waits), so the first line is not lost.
+  await expect.poll(() => marks().then((m) => m['vk:detector-ready']?.length ?? 0), { timeout: 30_000 }).toBe(1);
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
   fakes.llm.script([
     { when: { user: /^yes/i, system: /first name/i }, reply: { text: 'Thank you!', tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },

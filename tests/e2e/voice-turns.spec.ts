@@ -1,6 +1,7 @@
 // Turn-taking with real speech in Chromium: a phone number dictated with a 0.4 s pause inside is
 // one answer; short noises are no answer at all; speaking over the kiosk stops it at once and
-// drops the model's turn in flight.
+// drops the model's turn in flight. The test's microphone says each line when the kiosk listens
+// (or, for the barge-in, while it speaks).
 
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts';
@@ -31,7 +32,7 @@ states:
 `;
 
 test('a phone number dictated with a 0.4 s pause inside stays one answer', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture } = await voiceKiosk({ fixture: 'digits-pause', flows: { '/test-flows/phone.yaml': PHONE_FLOW }, query: { flow: '/test-flows/phone.yaml' } });
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'digits-pause', flows: { '/test-flows/phone.yaml': PHONE_FLOW }, query: { flow: '/test-flows/phone.yaml' } });
   const line = fixture!.lines[0]!;
   expect(line.pauses?.[0] && line.pauses[0].endMs - line.pauses[0].startMs).toBe(400);
   fakes.stt.script(transcriptsFor(fixture, ['My number is 07700 983123.']));
@@ -41,6 +42,7 @@ test('a phone number dictated with a 0.4 s pause inside stays one answer', async
   ]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
 
+  await say(0);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 20_000 });
   // One turn: one request to speech recognition holding the whole number, both parts of it.
   expect(fakes.stt.requests).toHaveLength(1);
@@ -50,13 +52,18 @@ test('a phone number dictated with a 0.4 s pause inside stays one answer', async
 });
 
 test('two short noise bursts are not speech: only the words after them are heard', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' } });
+  const { page, fakes, fixture, marks, microphone, say } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' } });
   expect(fixture!.lines.filter((l) => l.kind === 'noise').map((l) => l.endMs - l.startMs)).toEqual([79, 120]);
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.']));
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello! What is your first name?' } }]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
 
-  // The spoken line comes after both bursts: once it is heard, the bursts have been played.
+  // Both bursts, as recorded (with the silence between them), then the words.
+  const [first, second, words] = fixture!.lines;
+  await say(0);
+  await microphone!.playSpan(first!.endMs, second!.endMs + 150);
+  expect(words!.kind).toBe('speech');
+  await microphone!.play(2);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 20_000 });
   expect(fakes.stt.requests).toHaveLength(1);
   await expect(visitorLines(page)).toHaveText(['You: My name is Alex.']);
@@ -64,10 +71,10 @@ test('two short noise bursts are not speech: only the words after them are heard
 });
 
 test('speaking over the kiosk stops its voice within 200 ms and drops the model turn in flight', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'barge-in', query: { flow: 'onboarding' } });
+  const { page, fakes, fixture, marks, microphone, say } = await voiceKiosk({ fixture: 'barge-in', query: { flow: 'onboarding' } });
   fakes.stt.script(transcriptsFor(fixture, ['Actually, my name is Alex.', 'Yes.']));
   // A long greeting, streamed slowly: its first sentence is being spoken, and the rest still
-  // being written, when the visitor starts talking 4.5 s into the visit.
+  // being written, when the visitor starts talking over it.
   const greeting = 'Hello and welcome to our office. ' + 'We are so glad you came by today, and we hope the weather was kind to you. '.repeat(4) + 'What is your first name?';
   fakes.llm.chunkDelayMs = 120;
   fakes.tts.durationFor = (text) => (text.startsWith('Hello') ? 9000 : undefined);
@@ -78,6 +85,7 @@ test('speaking over the kiosk stops its voice within 200 ms and drops the model 
   ]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'speaking', { timeout: 10_000 });
+  await microphone!.play(0);
 
   // The visitor's words win: the kiosk falls silent, the model's streaming turn is cut off.
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
@@ -91,6 +99,7 @@ test('speaking over the kiosk stops its voice within 200 ms and drops the model 
   expect(fakes.tts.requests.map((r) => r.input)).not.toContain('What is your first name?');
 
   // And the conversation goes on from the visitor's words: "yes" confirms the name.
+  await say(1);
   await expectStep(page, 'choose_color');
   await expect(visitorLines(page)).toHaveText(['You: Actually, my name is Alex.', 'You: Yes.']);
 });

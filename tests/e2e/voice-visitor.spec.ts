@@ -60,7 +60,8 @@ const GOOD_MODEL: ChatRule[] = [
 const HEARD = ['My name is Sam Lee.', 'My email is sam@example.com.', 'Yes.', 'Tom Becker.', 'Yes, I agree.'];
 
 test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'visitor', query: { flow: 'visitor-signin' } });
+  // The page's clock is Playwright's, so that the badge step's 20 s timeout comes when the test says.
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'visitor', query: { flow: 'visitor-signin' }, prepare: (p) => p.clock.install() });
   fakes.stt.script(transcriptsFor(fixture, HEARD));
   fakes.llm.script(GOOD_MODEL);
   const step = (state: string) => expect(kiosk(page)).toHaveAttribute('data-flow-state', state, { timeout: 15_000 });
@@ -71,34 +72,40 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
   await expectVoiceOn(page, /listening|speaking|thinking/);
 
   // "My name is Sam Lee": the model's save_name shows it at once, pending; no email yet.
+  await say(0);
   await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
   await expect(input(page, 'Your name')).toHaveValue('Sam Lee');
   await expect(fieldBlock(page, 'email')).toHaveAttribute('data-status', 'empty');
 
   // "my email is sam at example dot com": caught by the flow's pattern, pending too, and the
   // kiosk asks the gate's own question.
+  await say(1);
   await expect(fieldBlock(page, 'email')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
   await expect(input(page, 'Email address')).toHaveValue('sam@example.com');
   await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending');
   await expect(agentLines(page).last()).toHaveText('Kiosk: I have Sam Lee, email sam@example.com. Is that right?');
 
   // "yes": a confirm phrase of the gate; both values confirmed, on to the host.
+  await say(2);
   await step('host');
   await expect(page.getByRole('heading', { name: 'Who are you visiting, Sam Lee?' })).toBeVisible();
 
   // "Tom Becker": named by voice, matched by the model, and the site rules follow.
+  await say(3);
   await step('rules');
   await expect(page.getByRole('main').getByText('Stay with Tom Becker or a member of staff.')).toBeVisible();
 
   // "yes I agree": accepted by the flow's pattern; the badge.
+  await say(4);
   await step('badge');
-  const badgeAt = Date.now();
   await expect(page.getByRole('heading', { name: 'Welcome, Sam Lee' })).toBeVisible();
   await expect(page.getByRole('main').getByText('Tom Becker has been told you are here.')).toBeVisible();
 
-  // No one taps Done: the step ends by its own 20 s timeout.
-  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 30_000 });
-  expect(Date.now() - badgeAt).toBeGreaterThan(18_000);
+  // No one taps Done: the step ends by its own 20 s timeout, not before.
+  await page.clock.runFor(18_000);
+  await expect(kiosk(page)).toHaveAttribute('data-flow-state', 'badge');
+  await page.clock.runFor(3_000);
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
   const summary = page.getByRole('region', { name: 'What you told us' });
   const told = async () => {
     const [names, values] = [await summary.locator('dt').allInnerTexts(), await summary.locator('dd').allInnerTexts()];
@@ -128,7 +135,6 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
     ['rules', 'Tom Becker.', 'accept_rules decline_rules'],
     ['badge', 'Yes, I agree.', ''],
   ]);
-  // The gate's question was spoken by the kiosk's voice, and five turns were heard.
+  // The gate's question was spoken by the kiosk's voice.
   expect(fakes.tts.requests.map((r) => r.input)).toContain('I have Sam Lee, email sam@example.com.');
-  expect((await marks())['vk:speech-end']).toHaveLength(HEARD.length);
 });

@@ -1,18 +1,34 @@
 // A kiosk that hears and speaks, for the browser tests and the voice benchmark: the local OpenAI
 // test doubles, the kiosk's own server (the production build in dist/ and its /api/ proxy)
-// pointed at them, and a Chromium of its own whose microphone plays one of the espeak-ng
-// fixtures (Chromium takes one file, at launch, and plays it from when the page opens the mic).
+// pointed at them, and a page whose microphone plays one of the espeak-ng fixtures. The
+// microphone is either the test's (test-microphone.ts: each line played when the test says, in
+// a browser shared by the tests of a worker) or Chromium's file-backed fake device (`microphone:
+// 'file'`: the whole recording from when the page opens the mic, in a Chromium of its own, since
+// Chromium takes the file at launch).
 
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, expect, type Browser, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../e2e/support/chromium.ts';
 import { startFakeOpenAI, type FakeOpenAI, type SttEntry } from '../servers/openai-fakes.ts';
 import { fakeMicrophoneFlag, loadFixture, type AudioFixture, type FixtureName } from './audio-fixtures.ts';
+import { TestMicrophone } from './test-microphone.ts';
 
 export interface VoiceKioskOptions {
-  /** the audio the microphone plays, from the moment the kiosk opens it; none: no microphone at all */
+  /**
+   * the audio the microphone can play; none: no microphone at all where it is allowed, and one
+   * the browser refuses where it is not (`microphoneAllowed: false`)
+   */
   fixture: FixtureName | null;
+  /**
+   * `test` (default): the test plays each line (VoiceKiosk.microphone); `file`: Chromium's fake
+   * device plays the whole fixture from the moment the kiosk opens the microphone
+   */
+  microphone?: 'test' | 'file';
+  /** a browser to open the page in (a worker's shared one); without it, one of its own is launched */
+  browser?: Browser;
+  /** whether the page may register its service worker (default: blocked, so that a test does not precache 17 MB it does not use) */
+  serviceWorkers?: 'allow' | 'block';
   /** which services the kiosk's server has (all three by default) */
   services?: { llm?: boolean; stt?: boolean; tts?: boolean };
   /** page address query (flow, timings) */
@@ -23,6 +39,8 @@ export interface VoiceKioskOptions {
   flows?: Record<string, string>;
   /** more settings for the kiosk's server, read as from its environment (OPERATOR_PIN, the actions' origins and secrets) */
   env?: Record<string, string>;
+  /** runs on the page before it opens the kiosk (routes that hold or fail the kiosk's own files) */
+  prepare?: (page: Page) => Promise<void>;
 }
 
 export interface VoiceKiosk {
@@ -30,6 +48,13 @@ export interface VoiceKiosk {
   fakes: FakeOpenAI;
   server: RunningServer;
   fixture: AudioFixture | null;
+  /** the test's microphone, when the fixture is played by the test */
+  microphone: TestMicrophone | null;
+  /**
+   * Line `index` of the fixture, said when the kiosk is ready to hear it: its light says
+   * "Listening" (not speaking, about to speak, or thinking). Resolves once the line has been played.
+   */
+  say(index: number): Promise<void>;
   /** the `vk:*` performance marks so far, by name, in page time (ms) */
   marks(): Promise<Record<string, number[]>>;
   /** the page's console warnings and errors, and uncaught errors */
@@ -61,20 +86,26 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     Object.assign(env, options.env);
     const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true });
     closers.push(() => server.close());
-    const browser: Browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        ...CHROMIUM_FLAGS,
-        '--autoplay-policy=no-user-gesture-required',
-        // The fake device is the microphone; the fake UI grants the permission prompt.
-        ...(fixture ? ['--use-fake-device-for-media-stream', fakeMicrophoneFlag(fixture)] : []),
-        ...(fixture && (options.microphoneAllowed ?? true) ? ['--use-fake-ui-for-media-stream'] : []),
-      ],
-    });
-    closers.push(() => browser.close());
     const allowed = options.microphoneAllowed ?? true;
-    const context = await browser.newContext({ baseURL: server.url, permissions: allowed ? ['microphone'] : [], viewport: { width: 1280, height: 900 } });
+    const fromFile = fixture !== null && options.microphone === 'file';
+    // No microphone at all (none given and allowed, so the browser looks for one) needs a browser without a capture device.
+    const noDevice = fixture === null && allowed;
+    let browser = fromFile || noDevice ? undefined : options.browser;
+    if (!browser) {
+      browser = await launchVoiceBrowser(fromFile ? { device: true, file: fixture, promptSaysYes: allowed } : { device: !noDevice });
+      const own = browser;
+      closers.push(() => own.close());
+    }
+    const context = await browser.newContext({
+      baseURL: server.url,
+      permissions: allowed ? ['microphone'] : [],
+      viewport: { width: 1280, height: 900 },
+      serviceWorkers: options.serviceWorkers ?? 'block',
+    });
+    closers.push(() => context.close());
+    if (fixture && !fromFile) await TestMicrophone.install(context);
     const page = await context.newPage();
+    const microphone = fixture && !fromFile ? new TestMicrophone(page, fixture) : null;
     for (const [path, yaml] of Object.entries(options.flows ?? {})) {
       await page.route((url) => url.pathname === path, (route) => route.fulfill({ contentType: 'text/yaml; charset=utf-8', body: yaml }));
     }
@@ -83,6 +114,7 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') consoleLines.push(`${m.type()}: ${m.text()}`);
     });
+    await options.prepare?.(page);
     const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
     await page.goto(`/?${query}`);
     return {
@@ -90,6 +122,12 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
       fakes,
       server,
       fixture,
+      microphone,
+      say: async (index) => {
+        if (!microphone) throw new Error('this kiosk has no test microphone (fixture null, or microphone: file)');
+        await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'listening', { timeout: 20_000 });
+        await microphone.play(index);
+      },
       console: consoleLines,
       close,
       marks: () =>
@@ -103,6 +141,34 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     await close();
     throw error;
   }
+}
+
+/** What a voice Chromium has for a microphone. */
+export interface VoiceBrowserOptions {
+  /** a capture device: Chromium's fake one (a tone, or `file` played once from when a page opens it) */
+  device: boolean;
+  file?: AudioFixture;
+  /** the permission prompt says yes by itself (else, in a headless browser, no) */
+  promptSaysYes?: boolean;
+}
+
+/**
+ * A Chromium for voice, with autoplay allowed (the kiosk speaks without a gesture of its own).
+ * The browser the tests of a worker share has a fake capture device and no prompt that says yes:
+ * a context granted the microphone gets it; one that is not is refused it, as a visitor's browser
+ * that blocks the microphone. The test's microphone stands in for the device where it is installed.
+ */
+export function launchVoiceBrowser(options: VoiceBrowserOptions = { device: true }): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      ...CHROMIUM_FLAGS,
+      '--autoplay-policy=no-user-gesture-required',
+      ...(options.device ? ['--use-fake-device-for-media-stream'] : []),
+      ...(options.device && options.file ? [fakeMicrophoneFlag(options.file)] : []),
+      ...(options.promptSaysYes ? ['--use-fake-ui-for-media-stream'] : []),
+    ],
+  });
 }
 
 /**

@@ -1,17 +1,27 @@
 // The `voiceKiosk` fixture for browser tests: opens kiosks that hear and speak
-// (tests/support/voice-kiosk.ts) and closes them after the test. When a voice test fails, it
-// reports what the kiosk heard and said, and when: that is what explains a failure.
+// (tests/support/voice-kiosk.ts) and closes them after the test. Their pages open in one Chromium
+// per worker (`voiceBrowser`), each in a context of its own; a kiosk whose microphone is
+// Chromium's file-backed device gets a Chromium of its own. When a voice test fails, it reports
+// what the kiosk heard and said, and when: that is what explains a failure.
 
 import { writeFileSync } from 'node:fs';
-import { expect, test as base, type Page } from '@playwright/test';
-import { openVoiceKiosk, type VoiceKiosk, type VoiceKioskOptions } from '../../support/voice-kiosk.ts';
+import { expect, test as base, type Browser, type Page } from '@playwright/test';
+import { launchVoiceBrowser, openVoiceKiosk, type VoiceKiosk, type VoiceKioskOptions } from '../../support/voice-kiosk.ts';
 
-export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Promise<VoiceKiosk> }>({
-  // eslint-disable-next-line no-empty-pattern
-  voiceKiosk: async ({}, use, testInfo) => {
+export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Promise<VoiceKiosk> }, { voiceBrowser: Browser }>({
+  voiceBrowser: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const browser = await launchVoiceBrowser();
+      await use(browser);
+      await browser.close();
+    },
+    { scope: 'worker' },
+  ],
+  voiceKiosk: async ({ voiceBrowser }, use, testInfo) => {
     const opened: VoiceKiosk[] = [];
     await use(async (options) => {
-      const kiosk = await openVoiceKiosk(options);
+      const kiosk = await openVoiceKiosk({ browser: voiceBrowser, ...options });
       opened.push(kiosk);
       return kiosk;
     });
@@ -40,8 +50,8 @@ export { expect };
 
 /**
  * Waits for the kiosk's voice to be on after Start (by default: listening, hearing, thinking or
- * speaking). Starting compiles the detector's 14 MB wasm, which takes seconds on a busy two-core
- * machine, so this waits longer than an ordinary expectation.
+ * speaking). Starting may compile the detector's 14 MB wasm, which takes seconds on a busy
+ * two-core machine, so this waits longer than an ordinary expectation.
  */
 export async function expectVoiceOn(page: Page, state: RegExp | string = /listening|speaking|thinking|hearing/): Promise<void> {
   await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', state, { timeout: 20_000 });
