@@ -10,11 +10,21 @@ const PORT = Number(process.env['E2E_PORT'] ?? 4179);
 const CLINIC_PORT = PORT + 1000;
 const CLINIC_TOKEN = 'e2e-clinic-token-not-a-real-one';
 
+/** The tests that hear and speak: real-time audio, the longest tests of the suite. */
+const VOICE = ['**/voice-*.spec.ts', '**/pwa-voice.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
-  workers: 2,
+  // Most of a browser test is waiting (on a screen's settling time, a turn's silence, a reply):
+  // three at a time keep two cores busy. The voice tests go first, on two of them, so the longest
+  // tests are not left for the end; the short touch tests fill the rest.
+  workers: 3,
+  projects: [
+    { name: 'voice', testMatch: VOICE, workers: 2 },
+    { name: 'touch', testIgnore: VOICE },
+  ],
   forbidOnly: true,
   retries: 0,
   timeout: 30_000,
@@ -24,6 +34,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 1280, height: 900 },
     trace: 'retain-on-failure',
+    // The service worker precaches 17 MB at every first load, in every test's fresh context: only
+    // the tests of offline use and of what the kiosk keeps let it register (test.use in those files).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: CHROMIUM,
       args: CHROMIUM_FLAGS,

@@ -7,6 +7,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectNothingPersonalLeft, findInStores, leaveEverywhere, leaveInStorage } from './support/privacy.ts';
 import { expectStep, fieldBlock, input, kiosk, say, startVisit } from './support/kiosk.ts';
 
+// These tests are about the service worker and what it keeps: it may register (the suite blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const NAME = 'Quillon';
 const NAME_LABEL = "What's your first name?";
 

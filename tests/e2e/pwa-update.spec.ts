@@ -13,6 +13,9 @@ import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { expectStep, input, kiosk } from './support/kiosk.ts';
 
+// These tests are about the service worker and what it keeps: it may register (the suite blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const NEXT = '<meta name="kiosk-version" content="next" />';
 
 /** This build, and the next version of it: the same files, a changed page, and its new revision in the service worker. */

@@ -11,6 +11,9 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium.ts';
 import { serveFlow } from './support/flows.ts';
 import { expectStep, input, kiosk, openKiosk, say } from './support/kiosk.ts';
 
+// These tests are about the service worker and what it keeps: it may register (the suite blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const VAD_FILES = ['silero_vad_v5.onnx', 'vad.worklet.bundle.min.js', 'ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs'];
 
 /** Waits until a service worker controls the page (the first visit's worker claims it on activation). */

@@ -1,9 +1,9 @@
 // The kiosk as visitors really use it: double taps, a tap just after a notice, the way out at
 // the end, the browser's Back button, and long text.
 
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { serveFlow } from './support/flows.ts';
-import { checkIn, doubleTap, expectStep, fieldBlock, input, kiosk, pendingCard, say, settled, startVisit } from './support/kiosk.ts';
+import { checkIn, doubleTap, expectStep, fieldBlock, input, kiosk, pendingCard, say, settled, startVisit, tapAt } from './support/kiosk.ts';
 
 /** The two ways a tablet is held: where a button sits, and so where a second tap lands, differs. */
 const TABLETS = [
@@ -39,20 +39,11 @@ for (const [width, height] of TABLETS) {
         await startVisit(page);
         await say(page, 'my name is Alex');
         await settled(page);
-        // Taps on a button with the time the finger touched (seconds since the epoch), as a tablet reports them.
-        const cdp = await page.context().newCDPSession(page);
-        const tapAt = async (button: Locator, timestamp: number) => {
-          const box = (await button.boundingBox())!;
-          const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
-          for (const type of ['mousePressed', 'mouseReleased'] as const) {
-            await cdp.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1, timestamp });
-          }
-        };
         const first = Date.now() / 1000;
-        await tapAt(page.getByRole('button', { name: "Confirm What's your first name?" }), first);
+        await tapAt(page, page.getByRole('button', { name: "Confirm What's your first name?" }), first);
         await expectStep(page, 'choose_color');
         // Made 200 ms after the first, but handed to the page only now, once the new screen's buttons are live.
-        await tapAt(page.getByRole('button', { name: 'red', exact: true }), first + 0.2);
+        await tapAt(page, page.getByRole('button', { name: 'red', exact: true }), first + 0.2);
         await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
         await page.getByRole('button', { name: 'green', exact: true }).click();
         await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');

@@ -1,7 +1,7 @@
 // Driving the kiosk page in tests: open it with a flow and settings, speak by typing, read the
 // step it is on, and reach a control with the keyboard alone.
 
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type CDPSession, type Locator, type Page } from '@playwright/test';
 
 /** Query-string settings the kiosk reads (see src/ui/kiosk.svelte.ts settingsFrom). */
 export interface KioskParams {
@@ -20,14 +20,14 @@ export function kiosk(page: Page): Locator {
 export async function openKiosk(page: Page, params: KioskParams = {}): Promise<void> {
   const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
   await page.goto(`/?${query}`);
-  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+  await kioskSays(page, 'data-phase', 'idle');
 }
 
 /** Opens the kiosk and taps Start: the flow's first step is on screen. */
 export async function startVisit(page: Page, params: KioskParams = {}): Promise<void> {
   await openKiosk(page, params);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
+  await kioskSays(page, 'data-phase', 'running');
 }
 
 /** Types an answer into "Type your answer" and sends it with Enter, as a visitor would. */
@@ -38,9 +38,22 @@ export async function say(page: Page, text: string): Promise<void> {
   await expect(box).toHaveValue('');
 }
 
+/**
+ * Waits until the kiosk's root element says `name="value"`, looking at every frame the page draws
+ * (an expectation polls at growing intervals, so it sees a change up to 0.5 s late; the tests
+ * wait on these attributes at every step). A timeout fails with the expectation's own message.
+ */
+export async function kioskSays(page: Page, name: string, value: string, timeout = 7_000): Promise<void> {
+  try {
+    await page.waitForFunction(`document.querySelector('.kiosk')?.getAttribute(${JSON.stringify(name)}) === ${JSON.stringify(value)}`, undefined, { polling: 'raf', timeout });
+  } catch {
+    await expect(kiosk(page)).toHaveAttribute(name, value, { timeout: 1 });
+  }
+}
+
 /** Waits until the flow is in `state` and its screen has settled (its buttons take taps). */
 export async function expectStep(page: Page, state: string): Promise<void> {
-  await expect(kiosk(page)).toHaveAttribute('data-flow-state', state);
+  await kioskSays(page, 'data-flow-state', state);
   await settled(page);
 }
 
@@ -50,19 +63,42 @@ export async function expectStep(page: Page, state: string): Promise<void> {
  * than that to read it; a test does not).
  */
 export async function settled(page: Page): Promise<void> {
-  await expect(kiosk(page)).toHaveAttribute('data-settling', 'false');
+  await kioskSays(page, 'data-settling', 'false');
+}
+
+/** The centre of `target` on the page, where a finger would tap it. */
+async function centreOf(target: Locator): Promise<{ x: number; y: number }> {
+  const box = (await target.boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** One tap at a spot, stamped with when the finger touched (seconds since the epoch), as a tablet reports it. */
+async function tapSpot(cdp: CDPSession, spot: { x: number; y: number }, at: number): Promise<void> {
+  for (const type of ['mousePressed', 'mouseReleased'] as const) {
+    await cdp.send('Input.dispatchMouseEvent', { type, ...spot, button: 'left', clickCount: 1, timestamp: at });
+  }
+}
+
+/** A tap on `target` that the finger made at `at` (seconds since the epoch): the page judges a tap by that time, whenever it gets to it. */
+export async function tapAt(page: Page, target: Locator, at: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await tapSpot(cdp, await centreOf(target), at);
+  await cdp.detach();
 }
 
 /**
  * Two taps on the same spot, `gapMs` apart, as a visitor's double tap: the gap is the input being
- * played, not a wait for something to happen.
+ * played, not a wait for something to happen. Each tap carries the time the finger touched, so a
+ * busy machine that hands the second tap over late does not stretch the gap the page sees.
  */
 export async function doubleTap(page: Page, target: Locator, gapMs = 200): Promise<void> {
-  const box = (await target.boundingBox())!;
-  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
-  await page.mouse.click(x, y);
+  const cdp = await page.context().newCDPSession(page);
+  const spot = await centreOf(target);
+  const first = Date.now() / 1000;
+  await tapSpot(cdp, spot, first);
   await page.waitForTimeout(gapMs);
-  await page.mouse.click(x, y);
+  await tapSpot(cdp, spot, first + gapMs / 1000);
+  await cdp.detach();
 }
 
 /** The card of the action waiting for the visitor's yes. */
