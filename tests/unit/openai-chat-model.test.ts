@@ -2,6 +2,7 @@
 // constraint on the wire, abort, the one retry, and every failure as a ServiceError('llm').
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Timers } from '../../src/ports/timers.ts';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/adapters/openai/chat-model.ts';
 import type { ToolSpec } from '../../src/engine/messages.ts';
 import type { ChatMessage, TurnChunk, TurnRequest } from '../../src/ports/language-model.ts';
@@ -16,6 +17,22 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 const model = (options: Partial<OpenAIChatModelOptions> = {}) => new OpenAIChatModel({ baseURL: fake.baseURL, model: 'gpt-test', ...options });
+
+/** Timers the test runs out by hand: a wait ends when the test says, however busy the machine. */
+class HandTimers implements Timers {
+  private pending: { delayMs: number; fn: () => void }[] = [];
+  schedule(delayMs: number, fn: () => void): () => void {
+    const entry = { delayMs, fn };
+    this.pending.push(entry);
+    return () => (this.pending = this.pending.filter((e) => e !== entry));
+  }
+  /** Runs out every wait set for `delayMs`. */
+  runOut(delayMs: number): void {
+    const due = this.pending.filter((e) => e.delayMs === delayMs);
+    this.pending = this.pending.filter((e) => e.delayMs !== delayMs);
+    for (const e of due) e.fn();
+  }
+}
 
 const saveName: ToolSpec = {
   type: 'function',
@@ -187,7 +204,13 @@ describe('OpenAIChatModel', () => {
 
   it('times out when no first chunk comes, retries once, and abandons both requests', async () => {
     fake.llm.fail('hang');
-    const { error } = await failure(model({ firstChunkTimeoutMs: 80 }).generate(turn()));
+    const timers = new HandTimers();
+    const failed = failure(model({ firstChunkTimeoutMs: 80, timers }).generate(turn()));
+    await fake.llm.whenRequested(1);
+    timers.runOut(80);
+    await fake.llm.whenRequested(2);
+    timers.runOut(80);
+    const { error } = await failed;
     expect(error).toMatchObject({ service: 'llm', failure: 'timeout' });
     expect(error.detail).toMatch(/first chunk/);
     await fake.llm.whenAborted(2);
@@ -195,7 +218,8 @@ describe('OpenAIChatModel', () => {
   });
 
   it('times out when the next chunk is too slow', async () => {
-    fake.llm.chunkDelayMs = 400;
+    // A next chunk 3 s away: the request is abandoned long before, whatever the machine is doing.
+    fake.llm.chunkDelayMs = 3000;
     const { error } = await failure(model({ idleTimeoutMs: 60 }).generate(turn()));
     expect(error).toMatchObject({ service: 'llm', failure: 'timeout' });
     expect(error.detail).toMatch(/next chunk/);
@@ -224,7 +248,14 @@ describe('OpenAIChatModel', () => {
   it.each(['http_500', 'refuse', 'malformed', 'hang'] as const)('succeeds on the retry when %s happens once', async (mode) => {
     fake.llm.script([{ reply: { text: 'Hello again.' } }]);
     fake.llm.fail(mode, 1);
-    const chunks = await collect(model({ firstChunkTimeoutMs: 80 }).generate(turn()));
+    const timers = new HandTimers();
+    const collected = collect(model({ firstChunkTimeoutMs: 80, timers }).generate(turn()));
+    // The first request hangs: its wait for a first chunk runs out; the retry's never does.
+    if (mode === 'hang') {
+      await fake.llm.whenRequested(1);
+      timers.runOut(80);
+    }
+    const chunks = await collected;
     expect(texts(chunks).join('')).toBe('Hello again.');
     expect(fake.llm.requests).toHaveLength(2);
   });

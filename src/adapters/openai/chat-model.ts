@@ -5,6 +5,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { LanguageModel, ToolCallRequest, TurnChunk, TurnRequest } from '../../ports/language-model.ts';
 import { ServiceError } from '../../ports/service-error.ts';
+import type { Timers } from '../../ports/timers.ts';
 import { toChatParams } from './chat-request.ts';
 import { createOpenAIClient } from './client.ts';
 import { RequestWatch, toServiceError } from './failures.ts';
@@ -17,6 +18,8 @@ export interface OpenAIChatModelOptions {
   firstChunkTimeoutMs?: number;
   /** how long to wait for each next chunk (default 15000) */
   idleTimeoutMs?: number;
+  /** the clock of those waits (the browser's timers; tests drive their own) */
+  timers?: Timers;
 }
 
 /** A LanguageModel over OpenAI's streamed chat completions with tools. */
@@ -55,7 +58,7 @@ export class OpenAIChatModel implements LanguageModel {
 
   /** One attempt: one HTTP request and its stream. */
   private async *stream(request: TurnRequest): AsyncGenerator<TurnChunk> {
-    const watch = new RequestWatch(request.signal);
+    const watch = new RequestWatch(request.signal, this.options.timers);
     const calls = new ToolCallAssembly();
     let chunks = 0;
     let finished = false;

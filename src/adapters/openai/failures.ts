@@ -3,6 +3,7 @@
 
 import { APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } from 'openai';
 import { ServiceError, type ServiceName } from '../../ports/service-error.ts';
+import { browserTimers, type Timers } from '../../ports/timers.ts';
 
 /** The ServiceError for anything a request to an OpenAI-compatible service threw. */
 export function toServiceError(service: ServiceName, error: unknown): ServiceError {
@@ -40,12 +41,15 @@ export function abortError(signal: AbortSignal | undefined): Error {
  */
 export class RequestWatch {
   private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private cancelTimer: () => void = () => undefined;
   private readonly onOuterAbort = () => this.controller.abort(this.outer?.reason);
   /** true once the timer ran out */
   timedOut = false;
 
-  constructor(private readonly outer?: AbortSignal) {
+  constructor(
+    private readonly outer?: AbortSignal,
+    private readonly timers: Timers = browserTimers,
+  ) {
     if (outer?.aborted) this.controller.abort(outer.reason);
     else outer?.addEventListener('abort', this.onOuterAbort, { once: true });
   }
@@ -62,16 +66,16 @@ export class RequestWatch {
 
   /** (Re)starts the timer: abort unless `arm` or `dispose` is called again within `ms`. */
   arm(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
+    this.cancelTimer();
+    this.cancelTimer = this.timers.schedule(ms, () => {
       if (this.controller.signal.aborted) return;
       this.timedOut = true;
       this.controller.abort();
-    }, ms);
+    });
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.cancelTimer();
     this.outer?.removeEventListener('abort', this.onOuterAbort);
   }
 }
