@@ -2,16 +2,26 @@
 // `npm test`: every test, in two lanes that run side by side so the slow one is not queued behind
 // the fast one. The browser lane (Chromium, the production build, Playwright) is mostly waiting on
 // screens and real-time speech; the checking lane (type checks, unit and property tests, the flow
-// checks and conversation tests) is mostly CPU. The browser lane prints as it goes; the checking
-// lane's output is printed whole when it is done. Exits non-zero when either lane fails.
+// checks and conversation tests) is mostly CPU, so it runs at a lower priority: the browsers'
+// real-time audio comes first. The browser lane prints as it goes; the checking lane's output is
+// printed whole when it is done. Exits non-zero when either lane fails.
 
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
-/** Runs `npm run <script>`; resolves with its exit code. Output goes to `sink`, or straight through. */
+/** How much lower the checking lane runs (a nice value: 0 is normal, 19 the lowest). */
+const CHECKING_NICE = 10;
+
+/** Runs `npm run <script>`; resolves with its exit code. Output goes to `sink` (and the run is niced), or straight through. */
 function run(script, sink) {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: sink ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
     if (sink) {
+      try {
+        setPriority(child.pid, CHECKING_NICE);
+      } catch {
+        // not allowed here: the lane runs at the normal priority
+      }
       child.stdout.on('data', (d) => sink.push(d));
       child.stderr.on('data', (d) => sink.push(d));
     }

@@ -71,20 +71,21 @@ test('two short noise bursts are not speech: only the words after them are heard
 });
 
 test('speaking over the kiosk stops its voice within 200 ms and drops the model turn in flight', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, marks, microphone, say } = await voiceKiosk({ fixture: 'barge-in', query: { flow: 'onboarding' } });
+  const { page, fakes, fixture, marks, microphone, say, canHear } = await voiceKiosk({ fixture: 'barge-in', query: { flow: 'onboarding' } });
   fakes.stt.script(transcriptsFor(fixture, ['Actually, my name is Alex.', 'Yes.']));
-  // A long greeting, streamed slowly: its first sentence is being spoken, and the rest still
-  // being written, when the visitor starts talking over it.
+  // A long greeting whose first sentence is written and spoken, and whose rest is still being
+  // written (the double holds its stream) when the visitor starts talking over it.
   const greeting = 'Hello and welcome to our office. ' + 'We are so glad you came by today, and we hope the weather was kind to you. '.repeat(4) + 'What is your first name?';
-  fakes.llm.chunkDelayMs = 120;
-  fakes.tts.durationFor = (text) => (text.startsWith('Hello') ? 9000 : undefined);
+  fakes.llm.holdAfterChunks = 12;
+  fakes.tts.durationFor = (text) => (text.startsWith('Hello') ? 30_000 : undefined);
   fakes.llm.script([
     { when: { user: /^yes/i }, reply: { tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },
     { when: { last: 'system', system: /first name/i }, reply: { text: greeting } },
     { when: { system: /colour/i }, reply: { text: 'Pick a colour.' } },
   ]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'speaking', { timeout: 10_000 });
+  await canHear();
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'speaking', { timeout: 20_000 });
   await microphone!.play(0);
 
   // The visitor's words win: the kiosk falls silent, the model's streaming turn is cut off.

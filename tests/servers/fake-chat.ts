@@ -34,10 +34,19 @@ interface Answer {
 
 const TEXT_PIECE = 4;
 
+/** The pause between the chunks of a held stream (shorter than the kiosk's 15 s wait for a next chunk). */
+const HELD_CHUNK_MS = 5_000;
+
 /** The fake chat endpoint's controls and records. */
 export class FakeChat {
   /** pause between stream chunks */
   chunkDelayMs = 5;
+  /**
+   * After this many chunks a stream slows to a chunk every few seconds (within a client's idle
+   * wait): a reply still being written, however long the test takes to speak over it (null: at
+   * `chunkDelayMs` to the end)
+   */
+  holdAfterChunks: number | null = null;
   /** every well-formed request body, in order (failed ones too) */
   readonly requests: ChatRequestBody[] = [];
   /** requests whose client went away before the answer was complete */
@@ -79,6 +88,7 @@ export class FakeChat {
     this.aborted = 0;
     this.completed = 0;
     this.chunkDelayMs = 5;
+    this.holdAfterChunks = null;
     this.generation++;
   }
 
@@ -149,7 +159,8 @@ export class FakeChat {
     if (body.stream_options?.include_usage) events.push({ ...chunk({}), choices: [], usage: usage(body, answer) });
     openStream(res);
     for (const [i, event] of events.entries()) {
-      if (i > 0 && !(await watch.pause(this.chunkDelayMs))) return;
+      const held = this.holdAfterChunks !== null && i >= this.holdAfterChunks;
+      if (i > 0 && !(await watch.pause(held ? HELD_CHUNK_MS : this.chunkDelayMs))) return;
       res.write(`data: ${JSON.stringify(event)}\n\n`);
     }
     res.end('data: [DONE]\n\n');

@@ -55,6 +55,8 @@ export interface VoiceKiosk {
    * "Listening" (not speaking, about to speak, or thinking). Resolves once the line has been played.
    */
   say(index: number): Promise<void>;
+  /** Waits until the microphone's first frame has reached the detector (`vk:listening`): the kiosk can hear, whatever it is doing. */
+  canHear(): Promise<void>;
   /** the `vk:*` performance marks so far, by name, in page time (ms) */
   marks(): Promise<Record<string, number[]>>;
   /** the page's console warnings and errors, and uncaught errors */
@@ -123,6 +125,7 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
       server,
       fixture,
       microphone,
+      canHear: () => expect.poll(() => page.evaluate(() => performance.getEntriesByName('vk:listening').length), { timeout: 30_000 }).toBeGreaterThan(0),
       say: async (index) => {
         if (!microphone) throw new Error('this kiosk has no test microphone (fixture null, or microphone: file)');
         await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'listening', { timeout: 20_000 });
