@@ -9,6 +9,7 @@ import { BrowserSpeech, browserSpeechAvailable } from '../adapters/browser/speec
 import { WebSpeechRecognizer, webSpeechAvailable } from '../adapters/browser/web-speech.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
 import type { VadMicrophone } from '../adapters/vad-web/microphone.ts';
+import { askForMicrophone, stopTracks } from '../adapters/browser/microphone-access.ts';
 import type { LanguageModel } from '../ports/language-model.ts';
 import type { Microphone, MicrophoneEvents } from '../ports/microphone.ts';
 import { API, NO_SERVICES, type ServiceConfig } from '../ports/services.ts';
@@ -69,6 +70,8 @@ class LazyMicrophone implements Microphone {
   readonly sampleRate = 16000;
   readonly frameMs = 32;
   private inner: Promise<VadMicrophone> | null = null;
+  /** counts opens and closes, so an open that a close overtook lets its microphone go */
+  private openings = 0;
 
   constructor(
     private readonly onDefaultSpeechEnd: () => void,
@@ -86,18 +89,43 @@ class LazyMicrophone implements Microphone {
     });
   }
 
+  /**
+   * Asks for the microphone before the detector's code has arrived: a refusal is thrown as soon
+   * as the browser gives it, however long that code takes to load on a slow tablet.
+   */
   async open(events: MicrophoneEvents): Promise<void> {
-    return (await this.load()).open(events);
+    const opening = ++this.openings;
+    const asked = askForMicrophone();
+    const refused = asked.then(() => new Promise<never>(() => undefined));
+    let microphone: VadMicrophone;
+    try {
+      microphone = await Promise.race([this.load(), refused]);
+    } catch (error) {
+      void asked.then(stopTracks, () => undefined); // the detector's code did not arrive: nothing will use the microphone
+      throw error;
+    }
+    if (opening !== this.openings) {
+      void asked.then(stopTracks, () => undefined); // closed while the code was arriving
+      return;
+    }
+    return microphone.open(events, asked);
   }
 
   async close(): Promise<void> {
+    this.openings++;
     if (this.inner) await (await this.inner).close();
   }
 
   private load(): Promise<VadMicrophone> {
     if (!this.inner) {
       this.mark('vk:detector-load');
-      this.inner = import('../adapters/vad-web/microphone.ts').then(({ VadMicrophone }) => new VadMicrophone({ onDefaultSpeechEnd: this.onDefaultSpeechEnd, mark: this.mark }));
+      this.inner = import('../adapters/vad-web/microphone.ts').then(
+        ({ VadMicrophone }) => new VadMicrophone({ onDefaultSpeechEnd: this.onDefaultSpeechEnd, mark: this.mark }),
+        (error: unknown) => {
+          this.inner = null; // a network that failed once may not fail at the next Start
+          throw error;
+        },
+      );
     }
     return this.inner;
   }

@@ -13,16 +13,12 @@
 import { MicVAD } from '@ricky0123/vad-web';
 import type { Microphone, MicrophoneEvents } from '../../ports/microphone.ts';
 import { ServiceError } from '../../ports/service-error.ts';
+import { askForMicrophone, microphoneError, stopTracks } from '../browser/microphone-access.ts';
 
 const ASSETS = '/vad/';
 
 /** How long the browser may take to answer before the detector starts loading beside the question. */
 const ANSWER_GRACE_MS = 150;
-
-/** The constraints the kiosk asks for: a voice, cleaned of the room and of the kiosk's own voice. */
-export const MICROPHONE_CONSTRAINTS: MediaStreamConstraints = {
-  audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-};
 
 export interface VadMicrophoneOptions {
   /** called when vad-web's own segmentation (default settings) ends a segment: for measurement */
@@ -30,18 +26,6 @@ export interface VadMicrophoneOptions {
   /** records a step of getting ready to listen (`vk:detector-ready`, `vk:microphone-open`): for measurement */
   mark?: (name: string) => void;
 }
-
-function microphoneError(error: unknown): ServiceError {
-  const name = (error as { name?: string } | null)?.name ?? '';
-  const message = (error as Error | null)?.message ?? String(error);
-  if (name === 'NotAllowedError' || name === 'SecurityError') return new ServiceError('microphone', 'denied', message);
-  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'NotReadableError' || name === 'TypeError') {
-    return new ServiceError('microphone', 'missing', `${name}: ${message}`);
-  }
-  return new ServiceError('microphone', 'malformed', `${name || 'Error'}: ${message}`);
-}
-
-const stopTracks = (stream: MediaStream) => stream.getTracks().forEach((track) => track.stop());
 
 export class VadMicrophone implements Microphone {
   readonly sampleRate = 16000;
@@ -62,19 +46,16 @@ export class VadMicrophone implements Microphone {
     );
   }
 
-  async open(events: MicrophoneEvents): Promise<void> {
-    if (!navigator.mediaDevices?.getUserMedia) throw new ServiceError('microphone', 'missing', 'this browser has no getUserMedia (is the page served over https or from localhost?)');
+  /**
+   * Opens the microphone. `asked` is the browser's answer when the caller already asked for it
+   * (before this module's code had arrived); otherwise the question is asked here.
+   */
+  async open(events: MicrophoneEvents, asked: Promise<MediaStream> = askForMicrophone()): Promise<void> {
     this.events = events;
-    const asked = navigator.mediaDevices.getUserMedia(MICROPHONE_CONSTRAINTS);
     // A quick answer decides alone; a slow one (the browser is asking the visitor) has the detector load beside it.
     const quick = await Promise.race([asked.then(() => 'answered', () => 'answered'), new Promise<'slow'>((r) => setTimeout(() => r('slow'), ANSWER_GRACE_MS))]);
     const detector = quick === 'slow' ? this.loadQuietly() : null;
-    let stream: MediaStream;
-    try {
-      stream = await asked;
-    } catch (error) {
-      throw microphoneError(error);
-    }
+    const stream = await asked;
     if (this.events !== events) {
       stopTracks(stream); // closed while the browser was asking
       return;
@@ -118,7 +99,7 @@ export class VadMicrophone implements Microphone {
   private takeStream(): Promise<MediaStream> {
     const stream = this.given;
     this.given = null;
-    return stream ? Promise.resolve(stream) : navigator.mediaDevices.getUserMedia(MICROPHONE_CONSTRAINTS);
+    return stream ? Promise.resolve(stream) : askForMicrophone();
   }
 
   private dropGiven(): void {
