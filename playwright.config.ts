@@ -18,8 +18,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
   // Most of a browser test is waiting (on a screen's settling time, a turn's silence, a reply):
-  // three at a time keep two cores busy. The voice tests go first, on two of them, so the longest
-  // tests are not left for the end; the short touch tests fill the rest.
+  // three at a time keep two cores busy. The voice tests play speech in real time and run two at
+  // a time; `npm test` runs them alone (test:voice) before the touch tests (test:touch).
   workers: 3,
   projects: [
     { name: 'voice', testMatch: VOICE, workers: 2 },

@@ -1,10 +1,16 @@
 #!/usr/bin/env node
-// `npm test`: every test, in two lanes that run side by side so the slow one is not queued behind
-// the fast one. The browser lane (Chromium, the production build, Playwright) is mostly waiting on
-// screens and real-time speech; the checking lane (type checks, unit and property tests, the flow
-// checks and conversation tests) is mostly CPU, so it runs at a lower priority: the browsers'
-// real-time audio comes first. The browser lane prints as it goes; the checking lane's output is
-// printed whole when it is done. Exits non-zero when either lane fails.
+// `npm test`: every test, arranged so that the slow parts are not queued behind the fast ones and
+// the real-time parts have the machine to themselves.
+//
+//   1. Chromium (installed with apt-get if missing) and the production build.
+//   2. The voice tests alone: real speech played into Chromium in real time. A busy machine can
+//      starve the browser's audio threads, and a voice cut short is a test failing for nothing.
+//   3. Two lanes side by side: the touch tests (Chromium, waiting on the kiosk's own signals,
+//      which a busy machine only slows down) and the checking lane (type checks, unit and
+//      property tests, the flow checks and conversation tests), mostly CPU. The touch tests print
+//      as they go; the checking lane's output is printed whole when it is done.
+//
+// Exits non-zero when any part fails; a failed voice run still lets the rest run, to show all.
 
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -33,30 +39,23 @@ function run(script, sink) {
 async function lane(scripts, sink) {
   for (const script of scripts) {
     const started = Date.now();
-    const code = await run(script, sink);
-    const line = `[npm test] ${script}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`;
-    if (sink) sink.push(Buffer.from(line));
-    else process.stdout.write(line);
-    if (code !== 0) return script;
-  }
-  return null;
-}
-
-const started = Date.now();
 // Chromium first and alone: it may be installed with apt-get, which says what it does.
 const chromium = await run('test:chromium');
 if (chromium !== 0) process.exit(chromium);
 
+const buildFailed = await lane(['build:quiet']);
+const voiceFailed = buildFailed ?? (await lane(['test:voice']));
+
 const checking = [];
-const [checkFailed, browserFailed] = await Promise.all([
+const [checkFailed, touchFailed] = await Promise.all([
   lane(['typecheck', 'test:unit', 'test:flows'], checking).then((failed) => {
     process.stdout.write(`\n---- type checks, unit tests, flow checks ----\n${Buffer.concat(checking).toString()}---- end of the checking lane ----\n\n`);
     return failed;
   }),
-  lane(['build:quiet', 'test:browser']),
+  buildFailed ? null : lane(['test:touch']),
 ]);
 
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-const failed = [checkFailed, browserFailed].filter(Boolean);
+const failed = [voiceFailed, checkFailed, touchFailed].filter(Boolean);
 console.log(failed.length ? `npm test: FAILED (${failed.join(', ')}) after ${minutes} min` : `npm test: everything passed in ${minutes} min`);
 process.exit(failed.length ? 1 : 0);
