@@ -39,6 +39,16 @@ function run(script, sink) {
 async function lane(scripts, sink) {
   for (const script of scripts) {
     const started = Date.now();
+    const code = await run(script, sink);
+    const line = `[npm test] ${script}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`;
+    if (sink) sink.push(Buffer.from(line));
+    else process.stdout.write(line);
+    if (code !== 0) return script;
+  }
+  return null;
+}
+
+const started = Date.now();
 // Chromium first and alone: it may be installed with apt-get, which says what it does.
 const chromium = await run('test:chromium');
 if (chromium !== 0) process.exit(chromium);
