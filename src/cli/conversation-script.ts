@@ -15,7 +15,7 @@ export type EpochRef = 'current' | 'previous' | number;
 export type Step =
   | { kind: 'user'; text: string; line: number }
   | { kind: 'tool'; name: string; args: unknown; epoch: EpochRef; callId?: string; line: number }
-  | { kind: 'ui'; event: string; values?: Record<string, unknown>; variable?: string; value?: unknown; selectedId?: string; line: number }
+  | { kind: 'ui'; event: string; values?: Record<string, unknown>; variable?: string; variables?: string[]; value?: unknown; selectedId?: string; line: number }
   | { kind: 'wait'; seconds: number; line: number }
   | { kind: 'together'; steps: Step[]; line: number }
   | { kind: 'expect'; expect: Expectation; refs: FlowRef[]; line: number };
@@ -74,7 +74,7 @@ const REQUEST_FIELDS = ['tool', 'method', 'url', 'body', 'headers', 'timeout_sec
 const STEP_KEYS: Record<string, readonly string[]> = {
   user: ['user'],
   tool: ['tool', 'args', 'epoch', 'call_id'],
-  ui: ['ui', 'values', 'variable', 'value', 'selected_id'],
+  ui: ['ui', 'values', 'variable', 'variables', 'value', 'selected_id'],
   wait: ['wait'],
   together: ['together'],
   expect: ['expect'],
@@ -256,6 +256,7 @@ function readSteps(seq: YAMLSeq, nested: boolean, ctx: Context): Step[] {
           event: String(obj['ui']),
           ...(obj['values'] && typeof obj['values'] === 'object' ? { values: obj['values'] as Record<string, unknown> } : {}),
           ...(typeof obj['variable'] === 'string' ? { variable: obj['variable'] } : {}),
+          ...(Array.isArray(obj['variables']) ? { variables: obj['variables'].map(String) } : {}),
           ...(Object.hasOwn(obj, 'value') ? { value: obj['value'] } : {}),
           ...(typeof obj['selected_id'] === 'string' ? { selectedId: obj['selected_id'] } : {}),
           line,

@@ -106,6 +106,7 @@ function runScript(file: string, io: Io): Outcome {
           event: step.event,
           ...(step.values ? { values: step.values } : {}),
           ...(step.variable !== undefined ? { variable: step.variable } : {}),
+          ...(step.variables !== undefined ? { variables: step.variables } : {}),
           ...(step.value !== undefined ? { value: step.value } : {}),
           ...(step.selectedId !== undefined ? { selected_id: step.selectedId } : {}),
         };

@@ -160,8 +160,10 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
       return;
     }
     case 'confirm_variable': {
-      const v = ev.variable;
-      if (v && own(t.s.gate, v) === 'pending') confirmVariables(t, [v], true);
+      // One value's Confirm, or "Confirm all" with the values the visitor saw waiting: one step.
+      const asked = ev.variables ?? (ev.variable ? [ev.variable] : []);
+      const pending = asked.filter((v, i) => typeof v === 'string' && own(t.s.gate, v) === 'pending' && asked.indexOf(v) === i);
+      if (pending.length) confirmVariables(t, pending, true);
       return;
     }
     case 'field_change': {

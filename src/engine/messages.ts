@@ -256,7 +256,7 @@ export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = [
 
 /**
  * A UI event. Built-in names: `form_submit` (values), `option_select` (value or selected_id),
- * `confirm_variable` (variable), `field_change` (variable, value),
+ * `confirm_variable` (variable, or variables: "Confirm all"), `field_change` (variable, value),
  * `confirm_action` / `reject_action`, `back`. Any other name is an `actions` button.
  */
 export interface UiEventInput {
@@ -264,6 +264,8 @@ export interface UiEventInput {
   event: string;
   values?: Record<string, unknown>;
   variable?: string;
+  /** `confirm_variable`: several pending values confirmed by one tap ("Confirm all") */
+  variables?: readonly string[];
   value?: unknown;
   selected_id?: string;
 }

@@ -232,6 +232,30 @@ describe("the visitor's own hands", () => {
     expect(h.engine.view.state).toBe('next');
   });
 
+  it('"Confirm all" confirms every value named in one step and advances once', () => {
+    const h = startFlow(flow());
+    h.call('save_name', { first_name: 'Alex' });
+    h.call('save_dob', { date_of_birth: '1990-01-02' });
+    const out = h.ui('confirm_variable', { variables: ['first_name', 'date_of_birth', 'first_name'] });
+    expect(ofType(out, 'flow_variable').map((m) => [m.name, m.status, m.source])).toEqual([
+      ['first_name', 'confirmed', 'gate'],
+      ['date_of_birth', 'confirmed', 'gate'],
+    ]);
+    expect(ofType(out, 'flow_state').map((m) => m.state)).toEqual(['next']);
+    expect(h.engine.view.state).toBe('next');
+  });
+
+  it('"Confirm all" leaves alone a value that is not waiting, and one that arrived after the tap was seen', () => {
+    const h = startFlow(flow());
+    h.call('save_name', { first_name: 'Alex' });
+    h.call('save_dob', { date_of_birth: '1990-01-02' });
+    // The visitor saw only the name waiting: the date is not confirmed with it.
+    const out = h.ui('confirm_variable', { variables: ['first_name', 'unknown_thing'] });
+    expect(ofType(out, 'flow_variable').map((m) => m.name)).toEqual(['first_name']);
+    expect(h.engine.view.gate).toEqual({ first_name: 'confirmed', date_of_birth: 'pending' });
+    expect(h.engine.view.state).toBe('identify');
+  });
+
   it('editing a field sets it confirmed and tells the LLM what was typed, without advancing', () => {
     const h = startFlow(flow());
     h.call('save_name', { first_name: 'Alex' });
