@@ -1,7 +1,7 @@
 // Screenshots of the kiosk for the docs: drives the production build in Chromium at 1280×900 and
 // writes docs/screenshots/*.png. Each scene runs on the kiosk's own server with a microphone
-// (an espeak-ng fixture) so the voice light is live; the onboarding scene is heard by voice, the
-// others are typed. Run after `npx vite build`:
+// (an espeak-ng fixture) so the voice light is live; the onboarding scene is heard by voice (its first
+// line played when the kiosk listens), the others are typed. Run after `npx vite build`:
 //   npx tsx scripts/screenshots.ts
 
 import { mkdirSync } from 'node:fs';
@@ -41,6 +41,7 @@ async function onboarding(): Promise<VoiceKiosk> {
   await shoot(page, 'idle');
 
   await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await kiosk.say(0);
   await page.locator('[data-field="first_name"][data-status="pending"]').waitFor({ timeout: 20_000 });
   await page.getByRole('log').getByText('I heard Alex. Is that right?').waitFor();
   await shoot(page, 'form-pending');
@@ -67,6 +68,9 @@ async function clinicSummary(): Promise<VoiceKiosk> {
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await say(page, 'I am Maria Garcia, born 15 March 1990');
   await page.locator('[data-field="date_of_birth"][data-status="pending"]').waitFor();
+  await page.getByRole('button', { name: /^Confirm all/ }).waitFor();
+  await page.getByLabel('Type your answer', { exact: true }).blur();
+  await shoot(page, 'two-waiting');
   await say(page, 'yes');
   await reach(page, 'data-flow-state', 'reason');
   await page.getByRole('button', { name: 'Walk-in visit' }).click();

@@ -371,6 +371,17 @@ export class Kiosk {
     this.send({ type: 'ui_event', event: 'confirm_variable', variable });
   }
 
+  /** The form's values waiting for the visitor's yes (not being changed), in the form's order. */
+  get waitingFields(): string[] {
+    return (this.screen?.artifact?.fields ?? []).filter((f) => this.fields[f.id]?.status === 'pending' && !this.fields[f.id]?.editing).map((f) => f.id);
+  }
+
+  /** "Confirm all": every value the visitor sees waiting, confirmed by one tap, in one step. */
+  confirmAll(): void {
+    const variables = this.waitingFields;
+    if (variables.length) this.send({ type: 'ui_event', event: 'confirm_variable', variables });
+  }
+
   /** "Change": opens a pending value for typing. */
   changeField(variable: string): void {
     this.activity();

@@ -1,0 +1,52 @@
+// The step's own scrolling: a value waiting for the visitor's yes is brought fully into view, and
+// a step longer than its panel says that more follows. The screen itself never scrolls; only the
+// step's body does, so these move that box alone (scrollIntoView would move the screen too).
+
+/** Room left above and below a revealed row, so its edge is not flush with the panel's. */
+const MARGIN_PX = 12;
+
+/** Scrolls `box` the least that shows `row` whole; a row taller than the box shows its top. */
+export function reveal(box: HTMLElement, row: HTMLElement): void {
+  const inside = box.getBoundingClientRect();
+  const shown = row.getBoundingClientRect();
+  const above = shown.top - inside.top - MARGIN_PX;
+  const below = shown.bottom - inside.bottom + MARGIN_PX;
+  if (above < 0) box.scrollTop += above;
+  else if (below > 0) box.scrollTop += Math.min(below, above);
+}
+
+/**
+ * Watches whether `box` has more below what it shows (scrolled, resized, or its content grown)
+ * and tells `onchange`; returns the function that stops watching. `cueSpace` is the height the
+ * cue itself takes from the box while it shows: whether there is more is judged as if it were
+ * gone, so that the cue never keeps itself up by the room it takes.
+ */
+export function watchMoreBelow(box: HTMLElement, onchange: (more: boolean) => void, cueSpace: () => number = () => 0): () => void {
+  let last = false;
+  const check = () => {
+    const hidden = box.scrollHeight - box.clientHeight - box.scrollTop - (last ? cueSpace() : 0);
+    const more = hidden > 2;
+    if (more !== last) onchange((last = more));
+  };
+  const sizes = new ResizeObserver(check);
+  sizes.observe(box);
+  const content = new MutationObserver(() => {
+    for (const child of box.children) sizes.observe(child);
+    check();
+  });
+  content.observe(box, { childList: true, subtree: true, characterData: true });
+  for (const child of box.children) sizes.observe(child);
+  box.addEventListener('scroll', check, { passive: true });
+  onchange(false);
+  check();
+  return () => {
+    sizes.disconnect();
+    content.disconnect();
+    box.removeEventListener('scroll', check);
+  };
+}
+
+/** Scrolls `box` on by most of what it shows: the "More below" button. */
+export function pageDown(box: HTMLElement): void {
+  box.scrollBy({ top: Math.max(box.clientHeight * 0.8, 60) });
+}

@@ -1,0 +1,108 @@
+// Values waiting for the visitor's yes, on the screens kiosks really have: each Confirm, Change,
+// "Confirm all" and the step's own button is inside the screen and is what a finger at its centre
+// touches. Read from the page's geometry and tapped by coordinates, never scrolled into view by
+// the test: a button a visitor cannot see fails here.
+
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expectStep, fieldBlock, say, settled, startVisit } from './support/kiosk.ts';
+import { expectUnderFinger, reachOf, tapWithFinger } from './support/reach.ts';
+
+/** Landscape and portrait tablets (10", iPad), and a phone held upright. */
+const SCREENS = [
+  { width: 1280, height: 800, tablet: true },
+  { width: 800, height: 1280, tablet: true },
+  { width: 1024, height: 768, tablet: true },
+  { width: 768, height: 1024, tablet: true },
+  { width: 390, height: 844, tablet: false },
+] as const;
+
+/** A form field as the visitor meets it: its variable and its label. */
+interface Field {
+  variable: string;
+  label: string;
+}
+
+const confirmOf = (page: Page, f: Field) => page.getByRole('button', { name: `Confirm ${f.label}`, exact: true });
+const changeOf = (page: Page, f: Field) => page.getByRole('button', { name: `Change ${f.label}`, exact: true });
+const confirmAll = (page: Page) => page.getByRole('button', { name: /^Confirm all/ });
+
+/** Waits until `fields` wait for a yes and the first of them has been brought into view. */
+async function waitingShown(page: Page, fields: readonly Field[]): Promise<void> {
+  for (const f of fields) await expect(fieldBlock(page, f.variable)).toHaveAttribute('data-status', 'pending');
+  await expect(page.locator('.step-body')).toHaveAttribute('data-shown', fields[0]!.variable);
+  await settled(page);
+}
+
+/**
+ * On a tablet every control is in view as it is. On a phone the step may be longer than the
+ * screen: the visitor taps "More below" (itself within reach) until the control shows.
+ */
+async function bringUnderFinger(page: Page, target: Locator, what: string, tablet: boolean): Promise<void> {
+  if (!tablet) {
+    const more = page.getByRole('button', { name: /^More below/ });
+    for (let i = 0; i < 6; i++) {
+      const reach = await reachOf(target);
+      if ((reach.inView && reach.onTop) || !(await more.count())) break;
+      // The step scrolls at once (no smooth scrolling), within the tap's own handling.
+      await tapWithFinger(page, more, `"More below", looking for ${what}`);
+    }
+  }
+  await expectUnderFinger(target, what);
+}
+
+/** Every control the visitor is asked to tap while `fields` wait: each value's own, and the step's. */
+async function expectAllUnderFinger(page: Page, fields: readonly Field[], submit: string, tablet: boolean): Promise<void> {
+  for (const f of fields) {
+    await bringUnderFinger(page, confirmOf(page, f), `Confirm ${f.label}`, tablet);
+    await bringUnderFinger(page, changeOf(page, f), `Change ${f.label}`, tablet);
+  }
+  if (fields.length >= 2) await expectUnderFinger(confirmAll(page), 'Confirm all');
+  await expectUnderFinger(page.getByRole('button', { name: submit, exact: true }), submit);
+  await expectUnderFinger(page.getByRole('button', { name: 'Start over', exact: true }), 'Start over');
+}
+
+for (const screen of SCREENS) {
+  const { width, height, tablet } = screen;
+  test.describe(`${width}×${height}`, () => {
+    test.use({ viewport: { width, height }, hasTouch: true });
+
+    test('clinic: name and date of birth wait; each Confirm is under the finger, and tapping them moves on', async ({ page }) => {
+      const name = { variable: 'full_name', label: 'Full name' };
+      const born = { variable: 'date_of_birth', label: 'Date of birth' };
+      await startVisit(page, { flow: 'clinic-checkin' });
+      await say(page, 'My name is Maria Garcia, born 5 March 1984');
+      await waitingShown(page, [name, born]);
+      await expectAllUnderFinger(page, [name, born], 'Continue', tablet);
+      // The first value's own Confirm: it is confirmed, the other still waits, and "Confirm all" goes.
+      if (!tablet) await bringUnderFinger(page, confirmOf(page, name), 'Confirm Full name', tablet);
+      await tapWithFinger(page, confirmOf(page, name), 'Confirm Full name');
+      await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'confirmed');
+      await expect(confirmAll(page)).toHaveCount(0);
+      await bringUnderFinger(page, confirmOf(page, born), 'Confirm Date of birth', tablet);
+      await tapWithFinger(page, confirmOf(page, born), 'Confirm Date of birth');
+      await expectStep(page, 'reason');
+    });
+
+    test('visitor sign-in: name and email wait; "Confirm all" confirms both with one tap', async ({ page }) => {
+      const name = { variable: 'full_name', label: 'Your name' };
+      const email = { variable: 'email', label: 'Email address' };
+      await startVisit(page, { flow: 'visitor-signin' });
+      await say(page, 'My name is Sam Lee');
+      await say(page, 'my email is sam.lee@example.com');
+      await waitingShown(page, [name, email]);
+      await expectAllUnderFinger(page, [name, email], 'Next', tablet);
+      await tapWithFinger(page, confirmAll(page), 'Confirm all');
+      await expectStep(page, 'host');
+    });
+
+    test('onboarding: the one name waiting is under the finger, and its Confirm moves on', async ({ page }) => {
+      const first = { variable: 'first_name', label: "What's your first name?" };
+      await startVisit(page, { flow: 'onboarding' });
+      await say(page, 'My name is Alex');
+      await waitingShown(page, [first]);
+      await expectAllUnderFinger(page, [first], 'Continue', tablet);
+      await tapWithFinger(page, confirmOf(page, first), "Confirm What's your first name?");
+      await expectStep(page, 'choose_color');
+    });
+  });
+}
