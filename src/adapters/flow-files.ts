@@ -3,10 +3,10 @@
 // address does not answer. Loading never throws: a failure becomes a diagnostic the operator
 // screen shows.
 
-import type { Diagnostic } from '../engine/diagnostics.ts';
-import { loadFlow, type LoadResult } from '../engine/load-flow.ts';
+import type { Diagnostic } from '../engine/language/diagnostics.ts';
+import { loadFlow, type LoadResult } from '../engine/language/load-flow.ts';
 import { cacheStorageCopies, shownTime, type FlowCopies } from '../pwa/flow-copies.ts';
-import { own } from '../engine/records.ts';
+import { own } from '../engine/language/records.ts';
 
 const bundled: Record<string, string> = Object.fromEntries(
   Object.entries(import.meta.glob('../../flows/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>).map(

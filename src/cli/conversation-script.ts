@@ -3,11 +3,11 @@
 // unknown key, a value of the wrong kind or a name its flow does not have is invalid.
 
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
-import { didYouMean, type Diagnostic, type DiagnosticCode } from '../engine/diagnostics.ts';
-import { END, ERROR } from '../engine/flow.ts';
-import type { LoadedFlow } from '../engine/load-flow.ts';
-import { ENGINE_MESSAGE_TYPES, REJECT_REASONS, type EngineMessage, type EngineMessageType } from '../engine/messages.ts';
-import { readFlowSource } from '../engine/source.ts';
+import { didYouMean, type Diagnostic, type DiagnosticCode } from '../engine/language/diagnostics.ts';
+import { END, ERROR } from '../engine/language/flow.ts';
+import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import { ENGINE_MESSAGE_TYPES, REJECT_REASONS, type EngineMessage, type EngineMessageType } from '../engine/runtime/messages.ts';
+import { readFlowSource } from '../engine/language/source.ts';
 import { readPattern, type Pattern } from './expect-pattern.ts';
 
 export type EpochRef = 'current' | 'previous' | number;

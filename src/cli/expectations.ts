@@ -1,8 +1,8 @@
 // Checking one `expect` of a conversation test against the engine: its state now, and the messages
 // since the previous `expect` (or the start). Returns what differed, one line each.
 
-import type { EngineView } from '../engine/engine.ts';
-import type { EngineMessage, FlowStateMessage, ToolSpec } from '../engine/messages.ts';
+import type { EngineView } from '../engine/runtime/engine.ts';
+import type { EngineMessage, FlowStateMessage, ToolSpec } from '../engine/runtime/messages.ts';
 import type { Expectation, MessageExpectation } from './conversation-script.ts';
 import { describe, explain, field, match, show, type Pattern } from './expect-pattern.ts';
 

@@ -3,10 +3,10 @@
 // step's line and what differed), 2 when a flow or script is invalid.
 
 import { dirname, resolve, relative } from 'node:path';
-import { formatDiagnostic } from '../engine/diagnostics.ts';
-import { FlowEngine } from '../engine/engine.ts';
-import { loadFlow } from '../engine/load-flow.ts';
-import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
+import { formatDiagnostic } from '../engine/language/diagnostics.ts';
+import { FlowEngine } from '../engine/runtime/engine.ts';
+import { loadFlow } from '../engine/language/load-flow.ts';
+import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/runtime/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';
 import { checkNames, parseScript, type CannedAnswer, type Step } from './conversation-script.ts';
 import { compare } from './expectations.ts';

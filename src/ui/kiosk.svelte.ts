@@ -6,16 +6,16 @@
 
 import { loadFlowFor, type FlowLoad } from '../adapters/flow-files.ts';
 import { ServerActions } from '../adapters/kiosk-server/server-actions.ts';
-import { ACTION_FAILED_SENTENCE } from '../engine/action-effects.ts';
+import { ACTION_FAILED_SENTENCE } from '../engine/runtime/action-effects.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
-import type { Diagnostic } from '../engine/diagnostics.ts';
-import { FlowEngine } from '../engine/engine.ts';
-import { ERROR, resolveTool, type Field } from '../engine/flow.ts';
-import type { LoadedFlow } from '../engine/load-flow.ts';
-import { displayValue } from '../engine/interpolate.ts';
-import { copy, dict, own } from '../engine/records.ts';
-import { shownValues } from '../engine/shown-values.ts';
-import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage, UiEventInput } from '../engine/messages.ts';
+import type { Diagnostic } from '../engine/language/diagnostics.ts';
+import { FlowEngine } from '../engine/runtime/engine.ts';
+import { ERROR, resolveTool, type Field } from '../engine/language/flow.ts';
+import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import { displayValue } from '../engine/language/interpolate.ts';
+import { copy, dict, own } from '../engine/language/records.ts';
+import { shownValues } from '../engine/runtime/shown-values.ts';
+import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage, UiEventInput } from '../engine/runtime/messages.ts';
 import { tick } from 'svelte';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { ActionRunner, OutcomeSink } from '../ports/action-runner.ts';

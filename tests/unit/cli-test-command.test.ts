@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { messageFields } from '../../src/cli/conversation-script.ts';
 import { runTests } from '../../src/cli/test-command.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import type { EngineMessage } from '../../src/engine/messages.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import type { EngineMessage } from '../../src/engine/runtime/messages.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ONBOARDING = join(ROOT, 'flows/onboarding.yaml');

@@ -3,7 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bundledFlowNames, loadFlowFor } from '../../src/adapters/flow-files.ts';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
 import { FLOW_CACHE, cacheStorageCopies, shownTime } from '../../src/pwa/flow-copies.ts';
 
 const neverFetch = (() => {

@@ -1,18 +1,19 @@
 // The visitor's inputs (utterances, UI events), time, and answers from the runtime, each turned
 // into changes of the Turn and at most one decided transition.
 
-import { END, ERROR, resolveTool, type Branch, type ToolDef, type UtteranceRule } from './flow.ts';
+import { END, ERROR, resolveTool, type Branch, type ToolDef, type UtteranceRule } from '../language/flow.ts';
 import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } from './gate.ts';
-import { displayValue } from './interpolate.ts';
+import { displayValue } from '../language/interpolate.ts';
 import type { UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { afterTool, checkArguments, decideAction, editAction, stillNeeded, tapTool } from './tool-call.ts';
-import { formTool, paramVariable, toolButtons } from './touch.ts';
-import { pattern } from './patterns.ts';
-import { dict, own } from './records.ts';
-import { isBlank } from './values.ts';
-import { MAX_TEXT_CHARS } from './limits.ts';
+import { afterTool, stillNeeded } from './after-tool.ts';
+import { checkArguments, decideAction, editAction, tapTool } from './tool-call.ts';
+import { formTool, paramVariable, toolButtons } from '../language/touch.ts';
+import { pattern } from '../language/patterns.ts';
+import { dict, own } from '../language/records.ts';
+import { isBlank } from '../language/values.ts';
+import { MAX_TEXT_CHARS } from '../language/limits.ts';
 import { isRefusal } from './yes-no.ts';
 
 // ------------------------------------------------------------------ utterances
