@@ -8,7 +8,6 @@
 import { useSelector } from '@xstate/svelte';
 import { fromStore } from 'svelte/store';
 import { createActor, type Actor } from 'xstate';
-import type { FlowLoad } from '../adapters/flow-files.ts';
 import type { Diagnostic } from '../engine/language/diagnostics.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
@@ -16,13 +15,11 @@ import { dict } from '../engine/language/records.ts';
 import { shownValues } from '../engine/runtime/shown-values.ts';
 import type { UiEventInput } from '../engine/runtime/messages.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
-import type { ActionRunner, OutcomeSink } from '../ports/action-runner.ts';
-import type { LanguageModel } from '../ports/language-model.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
 import { sweepBrowserStores } from '../pwa/privacy-sweep.ts';
-import type { VisitStore } from '../pwa/visit-store.ts';
 import { kioskLife, lifeView, sameView, type LifeEvent, type LifeView, type Phase } from './kiosk-life.ts';
-import { KioskVoice, browserMark, type MarkFn, type VoiceParts } from './kiosk-voice.svelte.ts';
+import { KioskVoice, browserMark } from './kiosk-voice.svelte.ts';
+import type { KioskParts } from './kiosk-parts.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
 import { clearVisitorStorage } from './device-settings.ts';
 import { StepView, type FieldState } from './step-view.svelte.ts';
@@ -30,6 +27,7 @@ import { takeUpVisit } from './visit-keeping.ts';
 import { Visit, type Caption, type VisitPlace } from './visit.svelte.ts';
 
 export { settingsFrom, type KioskSettings } from './kiosk-settings.ts';
+export type { KioskParts } from './kiosk-parts.ts';
 export type { Phase } from './kiosk-life.ts';
 export type { ActionField, FieldState, FieldStatus, Notice, PendingActionView } from './step-view.svelte.ts';
 export type { Caption } from './visit.svelte.ts';
@@ -42,28 +40,6 @@ export function shownTitle(title: string, id: string): string {
   if (title !== id) return title;
   const words = id.replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** What the kiosk is built from: the composition root (App.svelte) gives the real ones, tests their own. */
-export interface KioskParts {
-  settings: KioskSettings;
-  /** the flow the page's address names */
-  loadFlow: (search: string) => Promise<FlowLoad>;
-  /** a fresh language model for one visit */
-  model: () => LanguageModel;
-  /** the offline assistant, taking over when `model` fails (the same one when it is the model) */
-  fallback: (model: LanguageModel) => LanguageModel;
-  /** who performs the flow's actions and counts their outcomes: the kiosk's server */
-  actionRunner: ActionRunner & OutcomeSink;
-  clock?: Clock;
-  timers?: Timers;
-  /** the voice of one visit; null: touch and typing only */
-  voiceParts?: (language: string) => VoiceParts | null;
-  /** true when a language model is configured */
-  hasModel?: () => boolean;
-  mark?: MarkFn;
-  /** where the visit in progress is kept for a reload; null: nowhere */
-  visits?: VisitStore | null;
 }
 
 export class Kiosk {
@@ -171,7 +147,7 @@ export class Kiosk {
 
   /** Loads the flow named in the page's query string; takes up a visit kept before a reload. */
   async load(search: string): Promise<void> {
-    const result = await this.parts.loadFlow(search);
+    const result = await this.parts.flows.load(search);
     this.source = result.source;
     this.diagnostics = result.diagnostics;
     if (!result.loaded) return this.tell({ type: 'flow.invalid' });

@@ -17,7 +17,7 @@ import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
 import { KioskActions } from './kiosk-actions.ts';
 import type { LifeEvent } from './kiosk-life.ts';
 import type { KioskVoice, MarkFn } from './kiosk-voice.svelte.ts';
-import type { KioskParts } from './kiosk.svelte.ts';
+import type { KioskParts } from './kiosk-parts.ts';
 import type { StepView } from './step-view.svelte.ts';
 import { keptVisit } from './visit-keeping.ts';
 
