@@ -8,9 +8,10 @@ import { FlowEngine } from '../engine/runtime/engine.ts';
 import { loadFlow } from '../engine/language/load-flow.ts';
 import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/runtime/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';
-import { checkNames, parseScript, type CannedAnswer, type Step } from './conversation-script.ts';
+import { checkNames, parseScript } from './conversation-script.ts';
 import { compare } from './expectations.ts';
 import { expandFiles, readText, type Io } from './io.ts';
+import type { CannedAnswer, Step } from './script-types.ts';
 
 type Outcome = { status: 'passed'; steps: number } | { status: 'failed'; message: string } | { status: 'invalid'; message: string };
 
