@@ -3,7 +3,7 @@
 
 import type { EngineView } from '../engine/runtime/engine.ts';
 import type { EngineMessage, FlowStateMessage, ToolSpec } from '../engine/runtime/messages.ts';
-import type { Expectation, MessageExpectation } from './conversation-script.ts';
+import type { Expectation, MessageExpectation } from './script-types.ts';
 import { describe, explain, field, match, show, type Pattern } from './expect-pattern.ts';
 
 /** What an expectation is checked against. */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { messageFields } from '../../src/cli/conversation-script.ts';
+import { messageFields } from '../../src/cli/read-expectation.ts';
 import { runTests } from '../../src/cli/test-command.ts';
 import { FlowEngine } from '../../src/engine/runtime/engine.ts';
 import type { EngineMessage } from '../../src/engine/runtime/messages.ts';

@@ -1,15 +1,12 @@
 // The visitor's inputs (utterances, UI events), time, and answers from the runtime, each turned
-// into changes of the Turn and at most one decided transition.
+// into changes of the Turn and at most one decided transition. UI events are handled in
+// ui-events.ts and the runtime's action answers in action-effects.ts, both passed on from here.
 
-import { END, ERROR, resolveTool, type Branch, type ToolDef, type UtteranceRule } from '../language/flow.ts';
+import { END, ERROR, type UtteranceRule } from '../language/flow.ts';
 import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } from './gate.ts';
-import { displayValue } from '../language/interpolate.ts';
-import type { UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
-import { attempt, reportBlocked } from './transition.ts';
-import { afterTool, stillNeeded } from './after-tool.ts';
-import { checkArguments, decideAction, editAction, tapTool } from './tool-call.ts';
-import { formTool, paramVariable, toolButtons } from '../language/touch.ts';
+import { attempt } from './transition.ts';
+import { stillNeeded } from './after-tool.ts';
 import { pattern } from '../language/patterns.ts';
 import { dict, own } from '../language/records.ts';
 import { isBlank } from '../language/values.ts';
@@ -101,146 +98,7 @@ function matchRule(t: Turn, rule: UtteranceRule, text: string): Record<string, u
 
 // ------------------------------------------------------------------ UI events
 
-export function handleUi(t: Turn, ev: UiEventInput): void {
-  t.userActivity();
-  t.s.refused = false;
-  const state = t.state;
-  if (!state) return;
-  const ui = state.ui;
-  const mapped = own(state.transitions.onUiEvent, ev.event);
-  // A button that names a tool proposes that tool's action, as the LLM's call would.
-  const toolName = ui?.actions.find((a) => a.event === ev.event && a.tool !== undefined)?.tool;
-  const tapped = toolName === undefined ? undefined : resolveTool(t.flow, state, toolName);
-  if (tapped) {
-    tapTool(t, tapped);
-    return;
-  }
-  switch (ev.event) {
-    case 'form_submit': {
-      const missing: string[] = [];
-      const invalid: string[] = [];
-      const typed = dict<unknown>();
-      for (const f of ui?.fields ?? []) {
-        const raw = own(ev.values, f.id);
-        if (isBlank(raw)) {
-          if (f.required && f.type !== 'checkbox') missing.push(f.id);
-          continue;
-        }
-        const c = t.convert(f.id, raw);
-        if (c.ok) typed[f.id] = c.value;
-        else invalid.push(f.id);
-      }
-      if (invalid.length) {
-        reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', invalid, `Please check: ${invalid.join(', ')}.`);
-        return;
-      }
-      if (missing.length) {
-        reportBlocked(t, mapped?.[0]?.target ?? null, 'not_captured', missing, `Still needed: ${missing.join(', ')}.`);
-        return;
-      }
-      const tool = mapped ? undefined : formTool(t.flow, state);
-      if (tool) return submitThroughTool(t, tool, typed);
-      for (const [k, v] of Object.entries(typed)) t.setValue(k, v, 'ui', true);
-      if (Object.keys(typed).length) {
-        t.system(`[flow engine] The visitor filled in the form by hand: ${Object.entries(typed).map(([k, v]) => `${k} = "${displayValue(v)}"`).join(', ')}.`);
-      }
-      moveOnByHand(t, mapped);
-      return;
-    }
-    case 'option_select': {
-      const value = ev.selected_id ?? ev.value;
-      if (ui?.variable && value !== undefined) {
-        const c = t.convert(ui.variable, value);
-        if (!c.ok) {
-          reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', [ui.variable], `"${String(value)}" is not one of the choices.`);
-          return;
-        }
-        t.setValue(ui.variable, c.value, 'ui', true);
-      }
-      moveOnByHand(t, mapped);
-      return;
-    }
-    case 'confirm_variable': {
-      // One value's Confirm, or "Confirm all" with the values the visitor saw waiting: one step.
-      const asked = ev.variables ?? (ev.variable ? [ev.variable] : []);
-      const pending = asked.filter((v, i) => typeof v === 'string' && own(t.s.gate, v) === 'pending' && asked.indexOf(v) === i);
-      if (pending.length) confirmVariables(t, pending, true);
-      return;
-    }
-    case 'field_change': {
-      const v = ev.variable;
-      if (!v || !(ui?.fields ?? []).some((f) => f.id === v)) return;
-      if (isBlank(ev.value)) {
-        t.clearValue(v, 'ui');
-        return;
-      }
-      const c = t.convert(v, ev.value);
-      if (!c.ok) return;
-      t.setValue(v, c.value, 'ui', true);
-      t.system(`[flow engine] The visitor typed ${v} = "${displayValue(c.value)}" themselves; it counts as confirmed.`);
-      return;
-    }
-    case 'confirm_action':
-    case 'reject_action':
-      if (!mapped) return decideAction(t, ev.event === 'confirm_action');
-      break;
-    case 'edit_action':
-      if (!mapped) {
-        editAction(t, ev.values ?? {});
-        return;
-      }
-      break;
-    case 'back':
-      if (!mapped && t.flow.settings.allowBack && t.s.history.length > 0) {
-        t.go(t.s.history[t.s.history.length - 1]!, 'back');
-        return;
-      }
-      break;
-  }
-  if (mapped) return void attempt(t, mapped, 'ui', true);
-  const button = toolButtons(t.flow, state).find((b) => b.event === ev.event);
-  const branches = button && own(state.transitions.onToolCall, button.event);
-  if (button && branches) {
-    t.system(`[flow engine] The visitor tapped "${button.label}", which does what ${button.event} does.`);
-    attempt(t, branches, 'ui', true);
-  }
-}
-
-/**
- * Continue on a form whose state maps no form_submit: the form's values go through the state's
- * advancing tool (formTool) as if the LLM had called it with them: its parameters are checked, a
- * missing or invalid one is named on screen, and its transition is taken under the gate's rules.
- */
-function submitThroughTool(t: Turn, tool: ToolDef, typed: Record<string, unknown>): void {
-  const given = dict<unknown>();
-  for (const p of tool.parameters) {
-    const variable = paramVariable(tool, p.name);
-    const value = own(typed, variable) ?? t.s.values[variable];
-    if (!isBlank(value)) given[p.name] = value;
-  }
-  const args = checkArguments(tool, given, '');
-  const target = own(t.state!.transitions.onToolCall, tool.name)?.[0]?.target ?? null;
-  if (!args.ok) {
-    const variable = args.field === undefined ? [] : [paramVariable(tool, args.field)];
-    const missing = args.field !== undefined && given[args.field] === undefined;
-    reportBlocked(t, target, missing ? 'not_captured' : 'invalid_input', variable, missing ? `Still needed: ${variable.join(', ')}.` : `Please check: ${args.detail}.`);
-    return;
-  }
-  for (const [k, v] of Object.entries(typed)) t.setValue(k, v, 'ui', true);
-  for (const [param, v] of Object.entries(args.values)) t.setValue(paramVariable(tool, param), v, 'ui', true);
-  t.system(`[flow engine] The visitor filled in the form by hand and pressed Continue, which calls ${tool.name}: ${Object.entries(args.values).map(([k, v]) => `${k} = "${displayValue(v)}"`).join(', ')}.`);
-  afterTool(t, tool);
-}
-
-/**
- * After the visitor gave values with their own hands: the event's mapping, or, unmapped, the
- * gate's on_confirm once every gated value is confirmed.
- */
-function moveOnByHand(t: Turn, mapped: readonly Branch[] | undefined): void {
-  const gate = t.state?.gate;
-  if (mapped) attempt(t, mapped, 'ui', true);
-  else if (gate && Object.values(t.s.gate).every((s) => s === 'confirmed')) attempt(t, gate.onConfirm, 'ui', true);
-}
+export { handleUi } from './ui-events.ts';
 
 // ------------------------------------------------------------------ time
 

@@ -12,7 +12,7 @@ import { stateDef } from './error-state.ts';
 import { enterState, exitState } from './lifecycle.ts';
 import { inputPriority, type EngineInput, type EngineMessage } from './messages.ts';
 import { dict } from '../language/records.ts';
-import { edgesOf } from '../language/semantic-check.ts';
+import { edgesOf } from '../language/reachability.ts';
 import { Turn, type Session } from './session.ts';
 import { handleToolCall, reject } from './tool-call.ts';
 
