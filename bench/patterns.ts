@@ -1,10 +1,10 @@
 // What a pattern can cost once vfdl check has let it through: the slowest of some accepted
 // patterns of the shapes closest to the refused ones, each run on texts of the utterance cap
-// (src/engine/limits.ts) built to make it backtrack most. Printed by `npm run bench`.
+// (src/engine/language/limits.ts) built to make it backtrack most. Printed by `npm run bench`.
 
 import { performance } from 'node:perf_hooks';
-import { MAX_TEXT_CHARS } from '../src/engine/limits.ts';
-import { slowPatternProblem } from '../src/engine/pattern-safety.ts';
+import { MAX_TEXT_CHARS } from '../src/engine/language/limits.ts';
+import { slowPatternProblem } from '../src/engine/language/pattern-safety.ts';
 
 /** Accepted, and each as close to a refused shape as the check allows. */
 const PATTERNS = [

@@ -6,9 +6,11 @@
 //   2. The voice tests alone: real speech played into Chromium in real time. A busy machine can
 //      starve the browser's audio threads, and a voice cut short is a test failing for nothing.
 //   3. Two lanes side by side: the touch tests (Chromium, waiting on the kiosk's own signals,
-//      which a busy machine only slows down) and the checking lane (type checks, unit and
-//      property tests, the flow checks and conversation tests), mostly CPU. The touch tests print
-//      as they go; the checking lane's output is printed whole when it is done.
+//      which a busy machine only slows down) and the checking lane (the size check: no source file
+//      over 400 lines and no function over 80 in src/, server/ and bin/; the import rules of
+//      .dependency-cruiser.cjs; type checks, unit and property tests, the flow checks and
+//      conversation tests), mostly CPU. The touch tests print as they go; the checking lane's
+//      output is printed whole when it is done.
 //
 // Exits non-zero when any part fails; a failed voice run still lets the rest run, to show all.
 
@@ -58,8 +60,8 @@ const voiceFailed = buildFailed ?? (await lane(['test:voice']));
 
 const checking = [];
 const [checkFailed, touchFailed] = await Promise.all([
-  lane(['typecheck', 'test:unit', 'test:flows'], checking).then((failed) => {
-    process.stdout.write(`\n---- type checks, unit tests, flow checks ----\n${Buffer.concat(checking).toString()}---- end of the checking lane ----\n\n`);
+  lane(['check:sizes', 'check:imports', 'typecheck', 'test:unit', 'test:flows'], checking).then((failed) => {
+    process.stdout.write(`\n---- size check, import rules, type checks, unit tests, flow checks ----\n${Buffer.concat(checking).toString()}---- end of the checking lane ----\n\n`);
     return failed;
   }),
   buildFailed ? null : lane(['test:touch']),

@@ -38,107 +38,131 @@ export interface ActionsRoute {
 
 /** The routes for `config`; `log` gets one line per action and never a value or a secret. */
 export function createActionsRoute(config: ActionsConfig, options: ActionsOptions, log: (line: string) => void): ActionsRoute {
-  const store = new ActionStore(options.store);
   const scrubber = new Scrubber(config.secrets);
-  const performed = new FlowCounts<'done' | 'failed'>(['done', 'failed']);
-  const limits = {
-    defaultTimeoutMs: options.defaultTimeoutMs ?? 10_000,
-    maxTimeoutMs: options.maxTimeoutMs ?? 60_000,
-    maxAnswerBytes: options.maxAnswerBytes ?? 256 * 1024,
+  const actions: Actions = {
+    config,
+    store: new ActionStore(options.store),
+    scrubber,
+    performed: new FlowCounts<'done' | 'failed'>(['done', 'failed']),
+    limits: {
+      defaultTimeoutMs: options.defaultTimeoutMs ?? 10_000,
+      maxTimeoutMs: options.maxTimeoutMs ?? 60_000,
+      maxAnswerBytes: options.maxAnswerBytes ?? 256 * 1024,
+    },
+    say: (line: string) => log(scrubber.text(line)),
   };
-  const say = (line: string) => log(scrubber.text(line));
-
-  /** Performs `request` (its id is new) and returns the page's answer; never rejects. */
-  async function run(request: ActionRequest): Promise<{ answer: ActionAnswer; origin: string }> {
-    const prepared = prepareCall(request, config);
-    if (!prepared.ok) {
-      const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: scrubber.message(prepared.message) };
-      return { answer, origin: prepared.origin ?? '-' };
-    }
-    const timeoutMs = Math.min(request.timeoutMs ?? limits.defaultTimeoutMs, limits.maxTimeoutMs);
-    const outcome = await performCall(request.method, prepared, { timeoutMs, maxAnswerBytes: limits.maxAnswerBytes, scrubber });
-    const answer: ActionAnswer = outcome.ok
-      ? { action_id: request.actionId, ok: true, status: outcome.status, data: scrubber.deep(outcome.data) }
-      : { action_id: request.actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}), message: scrubber.message(outcome.message) };
-    return { answer, origin: prepared.origin };
-  }
-
-  async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!isJsonRequest(req)) {
-      req.resume();
-      return sendRefusal(res, 400, 'invalid_request', 'Send the action as JSON, with content-type: application/json.');
-    }
-    const body = await readBody(req, ACTION_REQUEST_LIMIT);
-    if (body === 'aborted' || res.destroyed) return;
-    if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', `An action request may be at most ${ACTION_REQUEST_LIMIT / 1024} KB.`);
-    const parsed = parseJson(body);
-    if (!parsed) return sendRefusal(res, 400, 'invalid_request', 'The request body is not valid JSON.');
-    const request = readActionRequest(parsed.value);
-    if (typeof request === 'string') {
-      const id = (parsed.value as Record<string, unknown> | null)?.['action_id'];
-      say(`[actions] refused a malformed request (400)`);
-      return sendRefusal(res, 400, 'invalid_request', request, typeof id === 'string' && ACTION_ID.test(id) ? { action_id: id } : {});
-    }
-
-    const started = Date.now();
-    const where = `${request.flowId} ${request.tool} ${request.method}`;
-    const claim = store.claim(request.actionId, request.fingerprint, { flowId: request.flowId, tool: request.tool });
-    if (claim.kind === 'conflict') {
-      say(`[actions] ${where} id=${request.actionId}: the id was used before for another action (409)`);
-      return sendRefusal(res, 409, 'action_id_reused', `The action id ${request.actionId} was already used for a different action; nothing was run. Every action needs an id of its own.`, {
-        action_id: request.actionId,
-      });
-    }
-    if (claim.kind === 'repeat') {
-      const answer = await claim.answer;
-      say(`[actions] ${where} repeat of id=${request.actionId}, not sent again: ${describe(answer)} ${Date.now() - started}ms`);
-      if (!res.destroyed) sendJson(res, 200, answer);
-      return;
-    }
-
-    let result: { answer: ActionAnswer; origin: string };
-    try {
-      result = await run(request);
-    } catch {
-      // Unreachable in practice; a claimed id must still end, and it ends failed.
-      result = { answer: { action_id: request.actionId, ok: false, error: 'network', message: "The kiosk's server failed while running this action." }, origin: '-' };
-    }
-    claim.settle(result.answer);
-    performed.add(request.flowId, result.answer.ok ? 'done' : 'failed');
-    say(`[actions] ${where} ${result.origin} ${describe(result.answer)} ${Date.now() - started}ms id=${request.actionId}`);
-    // The action ran even if the page has gone: a reload asks GET /api/actions/<id> how it ended.
-    if (!res.destroyed) sendJson(res, 200, result.answer);
-  }
-
-  function get(res: ServerResponse, rest: string): void {
-    let id: string;
-    try {
-      id = decodeURIComponent(rest);
-    } catch {
-      id = '';
-    }
-    if (!ACTION_ID.test(id)) return sendRefusal(res, 400, 'invalid_request', 'That is not an action id.');
-    const view = store.view(id);
-    if (!view) {
-      return sendRefusal(res, 404, 'unknown', "This kiosk's server has no record of that action (never sent here, forgotten, or sent before a restart).", { action_id: id });
-    }
-    sendJson(res, 200, view);
-  }
-
   return {
-    performed,
-    store,
+    performed: actions.performed,
+    store: actions.store,
     handle(req, res, path) {
       if (path === '/api/actions') {
         if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
-        void post(req, res);
+        void post(actions, req, res);
         return;
       }
       const rest = path.slice('/api/actions/'.length);
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
-      get(res, rest);
+      get(actions.store, res, rest);
     },
   };
+}
+
+/** What the routes of one server share: its configuration, the id store, the scrubber, the counts, the limits and the log. */
+interface Actions {
+  config: ActionsConfig;
+  store: ActionStore;
+  scrubber: Scrubber;
+  performed: FlowCounts<'done' | 'failed'>;
+  limits: { defaultTimeoutMs: number; maxTimeoutMs: number; maxAnswerBytes: number };
+  /** logs a line, scrubbed */
+  say: (line: string) => void;
+}
+
+/** `POST /api/actions`: runs an action the first time its id is seen, answers a repeat with how the first ended. */
+async function post(actions: Actions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { store, performed, say } = actions;
+  const request = await readRequest(req, res, say);
+  if (!request) return;
+
+  const started = Date.now();
+  const where = `${request.flowId} ${request.tool} ${request.method}`;
+  const claim = store.claim(request.actionId, request.fingerprint, { flowId: request.flowId, tool: request.tool });
+  if (claim.kind === 'conflict') {
+    say(`[actions] ${where} id=${request.actionId}: the id was used before for another action (409)`);
+    return sendRefusal(res, 409, 'action_id_reused', `The action id ${request.actionId} was already used for a different action; nothing was run. Every action needs an id of its own.`, {
+      action_id: request.actionId,
+    });
+  }
+  if (claim.kind === 'repeat') {
+    const answer = await claim.answer;
+    say(`[actions] ${where} repeat of id=${request.actionId}, not sent again: ${describe(answer)} ${Date.now() - started}ms`);
+    if (!res.destroyed) sendJson(res, 200, answer);
+    return;
+  }
+
+  let result: { answer: ActionAnswer; origin: string };
+  try {
+    result = await run(actions, request);
+  } catch {
+    // Unreachable in practice; a claimed id must still end, and it ends failed.
+    result = { answer: { action_id: request.actionId, ok: false, error: 'network', message: "The kiosk's server failed while running this action." }, origin: '-' };
+  }
+  claim.settle(result.answer);
+  performed.add(request.flowId, result.answer.ok ? 'done' : 'failed');
+  say(`[actions] ${where} ${result.origin} ${describe(result.answer)} ${Date.now() - started}ms id=${request.actionId}`);
+  // The action ran even if the page has gone: a reload asks GET /api/actions/<id> how it ended.
+  if (!res.destroyed) sendJson(res, 200, result.answer);
+}
+
+/** The action a POST asks for; nothing when the page has gone or the request is refused (answered here). */
+async function readRequest(req: IncomingMessage, res: ServerResponse, say: (line: string) => void): Promise<ActionRequest | void> {
+  if (!isJsonRequest(req)) {
+    req.resume();
+    return sendRefusal(res, 400, 'invalid_request', 'Send the action as JSON, with content-type: application/json.');
+  }
+  const body = await readBody(req, ACTION_REQUEST_LIMIT);
+  if (body === 'aborted' || res.destroyed) return;
+  if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', `An action request may be at most ${ACTION_REQUEST_LIMIT / 1024} KB.`);
+  const parsed = parseJson(body);
+  if (!parsed) return sendRefusal(res, 400, 'invalid_request', 'The request body is not valid JSON.');
+  const request = readActionRequest(parsed.value);
+  if (typeof request === 'string') {
+    const id = (parsed.value as Record<string, unknown> | null)?.['action_id'];
+    say(`[actions] refused a malformed request (400)`);
+    return sendRefusal(res, 400, 'invalid_request', request, typeof id === 'string' && ACTION_ID.test(id) ? { action_id: id } : {});
+  }
+  return request;
+}
+
+/** Performs `request` (its id is new) and returns the page's answer; never rejects. */
+async function run({ config, limits, scrubber }: Actions, request: ActionRequest): Promise<{ answer: ActionAnswer; origin: string }> {
+  const prepared = prepareCall(request, config);
+  if (!prepared.ok) {
+    const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: scrubber.message(prepared.message) };
+    return { answer, origin: prepared.origin ?? '-' };
+  }
+  const timeoutMs = Math.min(request.timeoutMs ?? limits.defaultTimeoutMs, limits.maxTimeoutMs);
+  const outcome = await performCall(request.method, prepared, { timeoutMs, maxAnswerBytes: limits.maxAnswerBytes, scrubber });
+  const answer: ActionAnswer = outcome.ok
+    ? { action_id: request.actionId, ok: true, status: outcome.status, data: scrubber.deep(outcome.data) }
+    : { action_id: request.actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}), message: scrubber.message(outcome.message) };
+  return { answer, origin: prepared.origin };
+}
+
+/** `GET /api/actions/<id>`: how the action of that id went, from the store. */
+function get(store: ActionStore, res: ServerResponse, rest: string): void {
+  let id: string;
+  try {
+    id = decodeURIComponent(rest);
+  } catch {
+    id = '';
+  }
+  if (!ACTION_ID.test(id)) return sendRefusal(res, 400, 'invalid_request', 'That is not an action id.');
+  const view = store.view(id);
+  if (!view) {
+    return sendRefusal(res, 404, 'unknown', "This kiosk's server has no record of that action (never sent here, forgotten, or sent before a restart).", { action_id: id });
+  }
+  sendJson(res, 200, view);
 }
 
 /** An answer in a log line: `done 201` or `failed timeout`, never data or a message. */

@@ -1,12 +1,15 @@
 // Where the kiosk gets its flow: an example bundled with the app (available offline), or a
 // YAML file fetched from a URL given as `?flow=`, whose last good copy is kept for the days its
 // address does not answer. Loading never throws: a failure becomes a diagnostic the operator
-// screen shows.
+// screen shows. It is the kiosk's FlowSource (src/ports/flow-source.ts): `flowFiles`.
 
-import type { Diagnostic } from '../engine/diagnostics.ts';
-import { loadFlow, type LoadResult } from '../engine/load-flow.ts';
+import type { Diagnostic } from '../engine/language/diagnostics.ts';
+import { loadFlow } from '../engine/language/load-flow.ts';
 import { cacheStorageCopies, shownTime, type FlowCopies } from '../pwa/flow-copies.ts';
-import { own } from '../engine/records.ts';
+import { own } from '../engine/language/records.ts';
+import type { FlowLoad, FlowSource } from '../ports/flow-source.ts';
+
+export type { FlowLoad } from '../ports/flow-source.ts';
 
 const bundled: Record<string, string> = Object.fromEntries(
   Object.entries(import.meta.glob('../../flows/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>).map(
@@ -20,11 +23,6 @@ export const DEFAULT_FLOW = 'onboarding';
 /** Names of the flows that ship with the app. */
 export function bundledFlowNames(): string[] {
   return Object.keys(bundled).sort();
-}
-
-export interface FlowLoad extends LoadResult {
-  /** what was asked for: a bundled name or a URL */
-  source: string;
 }
 
 function failure(source: string, message: string): FlowLoad {
@@ -113,3 +111,10 @@ export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch,
   console.warn(`kiosk: ${requested}: ${note.message}`);
   return { source: requested, ...fromCopy, diagnostics: [note, ...fromCopy.diagnostics] };
 }
+
+/** The kiosk's flow source: the bundled flows, and flows at addresses with their kept copies. */
+export const flowFiles: FlowSource = {
+  load: (search) => loadFlowFor(search),
+  bundledNames: bundledFlowNames,
+  defaultName: DEFAULT_FLOW,
+};

@@ -1,8 +1,8 @@
 // `vfdl check FILE...`: validates flows. Exit 0 when every file is valid (warnings may print),
 // 1 when any has an error, 2 when a file cannot be read or none is given.
 
-import { formatDiagnostic, hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
-import { loadFlow } from '../engine/load-flow.ts';
+import { formatDiagnostic, hasErrors, type Diagnostic } from '../engine/language/diagnostics.ts';
+import { loadFlow } from '../engine/language/load-flow.ts';
 import { expandFiles, readText, type Io } from './io.ts';
 
 export function runCheck(paths: readonly string[], io: Io): number {

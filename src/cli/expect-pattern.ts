@@ -5,7 +5,7 @@
 // operators say otherwise: `{$contains: text}`, `{$matches: regex}`, `{$includes: [items]}`.
 
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document } from 'yaml';
-import { didYouMean } from '../engine/diagnostics.ts';
+import { didYouMean } from '../engine/language/diagnostics.ts';
 
 export type Pattern =
   | { op: 'equal'; value: string | number | boolean }

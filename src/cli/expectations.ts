@@ -1,9 +1,9 @@
 // Checking one `expect` of a conversation test against the engine: its state now, and the messages
 // since the previous `expect` (or the start). Returns what differed, one line each.
 
-import type { EngineView } from '../engine/engine.ts';
-import type { EngineMessage, FlowStateMessage, ToolSpec } from '../engine/messages.ts';
-import type { Expectation, MessageExpectation } from './conversation-script.ts';
+import type { EngineView } from '../engine/runtime/engine.ts';
+import type { EngineMessage, FlowStateMessage, ToolSpec } from '../engine/runtime/messages.ts';
+import type { Expectation, MessageExpectation } from './script-types.ts';
 import { describe, explain, field, match, show, type Pattern } from './expect-pattern.ts';
 
 /** What an expectation is checked against. */

@@ -1,8 +1,8 @@
 // `vfdl graph FILE`: prints the flow as a Mermaid state diagram.
 
-import { formatDiagnostic } from '../engine/diagnostics.ts';
-import { flowToMermaid } from '../engine/graph.ts';
-import { loadFlow } from '../engine/load-flow.ts';
+import { formatDiagnostic } from '../engine/language/diagnostics.ts';
+import { flowToMermaid } from '../engine/language/graph.ts';
+import { loadFlow } from '../engine/language/load-flow.ts';
 import { readText, type Io } from './io.ts';
 
 export function runGraph(files: readonly string[], io: Io): number {

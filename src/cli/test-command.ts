@@ -3,14 +3,15 @@
 // step's line and what differed), 2 when a flow or script is invalid.
 
 import { dirname, resolve, relative } from 'node:path';
-import { formatDiagnostic } from '../engine/diagnostics.ts';
-import { FlowEngine } from '../engine/engine.ts';
-import { loadFlow } from '../engine/load-flow.ts';
-import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/messages.ts';
+import { formatDiagnostic } from '../engine/language/diagnostics.ts';
+import { FlowEngine } from '../engine/runtime/engine.ts';
+import { loadFlow, type LoadedFlow } from '../engine/language/load-flow.ts';
+import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/runtime/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';
-import { checkNames, parseScript, type CannedAnswer, type Step } from './conversation-script.ts';
+import { checkNames, parseScript } from './conversation-script.ts';
 import { compare } from './expectations.ts';
 import { expandFiles, readText, type Io } from './io.ts';
+import type { CannedAnswer, Script, Step } from './script-types.ts';
 
 type Outcome = { status: 'passed'; steps: number } | { status: 'failed'; message: string } | { status: 'invalid'; message: string };
 
@@ -48,7 +49,15 @@ function cannedDone(actionId: string, answer: CannedAnswer): ActionDoneInput {
   return { type: 'action_done', action_id: actionId, ok: false, error: `http: the service answered ${answer.status}` };
 }
 
+/** Runs one script: its flow loaded and its names checked, then its steps played against the engine. */
 function runScript(file: string, io: Io): Outcome {
+  const ready = loadScript(file);
+  if ('status' in ready) return ready;
+  return play(ready.script, ready.loaded, io);
+}
+
+/** A script and the flow it tests, read and checked; an invalid outcome when either cannot be read or is not valid. */
+function loadScript(file: string): { script: Script; loaded: LoadedFlow } | Outcome {
   const read = readText(file);
   if ('problem' in read) return { status: 'invalid', message: `${file}: error: cannot read: ${read.problem}` };
   const parsed = parseScript(read.text, file);
@@ -63,10 +72,15 @@ function runScript(file: string, io: Io): Outcome {
   }
   const unknownNames = checkNames(script, result.loaded);
   if (unknownNames.length) return { status: 'invalid', message: unknownNames.map(formatDiagnostic).join('\n') };
+  return { script, loaded: result.loaded };
+}
 
+/** Plays a script's steps against a new engine on a virtual clock, checking each expect; passed, or failed at the first that does not hold. */
+function play(script: Script, loaded: LoadedFlow, io: Io): Outcome {
+  const file = script.file;
   const clock = new VirtualClock(0);
-  const engine = new FlowEngine(result.loaded, clock);
-  const catalog = result.loaded.catalog;
+  const engine = new FlowEngine(loaded, clock);
+  const catalog = loaded.catalog;
   let window: EngineMessage[] = [];
   let flowState: FlowStateMessage | null = null;
   const answers = new Map(Object.entries(script.answers).map(([tool, list]) => [tool, [...list]]));
@@ -91,48 +105,14 @@ function runScript(file: string, io: Io): Outcome {
   if (atStart) return atStart;
   let count = 0;
 
-  const toInput = (step: Step): EngineInput => {
-    switch (step.kind) {
-      case 'user':
-        return { type: 'utterance', text: step.text };
-      case 'tool': {
-        const now = engine.view.epoch;
-        const epoch = step.epoch === 'current' ? now : step.epoch === 'previous' ? now - 1 : step.epoch;
-        return { type: 'tool_call', name: step.name, args: step.args, epoch, call_id: step.callId ?? `call_line_${step.line}` };
-      }
-      case 'ui':
-        return {
-          type: 'ui_event',
-          event: step.event,
-          ...(step.values ? { values: step.values } : {}),
-          ...(step.variable !== undefined ? { variable: step.variable } : {}),
-          ...(step.variables !== undefined ? { variables: step.variables } : {}),
-          ...(step.value !== undefined ? { value: step.value } : {}),
-          ...(step.selectedId !== undefined ? { selected_id: step.selectedId } : {}),
-        };
-      default:
-        throw new Error(`vfdl test: a ${step.kind} step cannot be sent as one input`);
-    }
-  };
-
   for (const step of script.steps) {
     count++;
     switch (step.kind) {
-      case 'wait': {
-        // Let time pass as a kiosk would: every deadline on the way fires at its own moment.
-        const until = clock.now() + step.seconds * 1000;
-        for (let due = engine.view.nextDeadline; due !== null && due <= until; due = engine.view.nextDeadline) {
-          if (due > clock.now()) clock.advance(due - clock.now());
-          const before = engine.view.nextDeadline;
-          record(engine.tick());
-          if (engine.view.nextDeadline === before) break;
-        }
-        clock.advance(until - clock.now());
-        record(engine.tick());
+      case 'wait':
+        letTimePass(step.seconds, engine, clock, record);
         break;
-      }
       case 'together':
-        record(engine.send(step.steps.map(toInput)));
+        record(engine.send(step.steps.map((inner) => toInput(inner, engine.view.epoch))));
         break;
       case 'expect': {
         const view = engine.view;
@@ -145,10 +125,47 @@ function runScript(file: string, io: Io): Outcome {
         break;
       }
       default:
-        record(engine.send(toInput(step)));
+        record(engine.send(toInput(step, engine.view.epoch)));
     }
     const broke = failed(`${file}:${step.line}`);
     if (broke) return broke;
   }
   return { status: 'passed', steps: count };
+}
+
+/** A `wait` step: lets time pass as a kiosk would, every deadline on the way firing at its own moment. */
+function letTimePass(seconds: number, engine: FlowEngine, clock: VirtualClock, record: (ms: EngineMessage[]) => void): void {
+  const until = clock.now() + seconds * 1000;
+  for (let due = engine.view.nextDeadline; due !== null && due <= until; due = engine.view.nextDeadline) {
+    if (due > clock.now()) clock.advance(due - clock.now());
+    const before = engine.view.nextDeadline;
+    record(engine.tick());
+    if (engine.view.nextDeadline === before) break;
+  }
+  clock.advance(until - clock.now());
+  record(engine.tick());
+}
+
+/** A user, tool or ui step as the one engine input it stands for; `epoch` is the engine's epoch now. */
+function toInput(step: Step, epoch: number): EngineInput {
+  switch (step.kind) {
+    case 'user':
+      return { type: 'utterance', text: step.text };
+    case 'tool': {
+      const at = step.epoch === 'current' ? epoch : step.epoch === 'previous' ? epoch - 1 : step.epoch;
+      return { type: 'tool_call', name: step.name, args: step.args, epoch: at, call_id: step.callId ?? `call_line_${step.line}` };
+    }
+    case 'ui':
+      return {
+        type: 'ui_event',
+        event: step.event,
+        ...(step.values ? { values: step.values } : {}),
+        ...(step.variable !== undefined ? { variable: step.variable } : {}),
+        ...(step.variables !== undefined ? { variables: step.variables } : {}),
+        ...(step.value !== undefined ? { value: step.value } : {}),
+        ...(step.selectedId !== undefined ? { selected_id: step.selectedId } : {}),
+      };
+    default:
+      throw new Error(`vfdl test: a ${step.kind} step cannot be sent as one input`);
+  }
 }

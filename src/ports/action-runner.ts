@@ -2,7 +2,7 @@
 // a test's canned answers) and who hears how actions ended. Plain data in and out; the page never
 // holds a secret and never calls a target itself.
 
-import type { ActionRunMessage } from '../engine/messages.ts';
+import type { ActionRunMessage } from '../engine/runtime/messages.ts';
 
 /** One action to perform: the engine's `action_run`, with an id unique across visits and kiosks. */
 export type ActionCall = Omit<ActionRunMessage, 'type'> & { flow_id: string };

@@ -1,7 +1,7 @@
 // The language-model port: one streamed turn of a chat with tools, in the OpenAI message shape.
 // Adapters (OpenAI-compatible HTTP, the offline agent, test fakes) implement it.
 
-import type { FlowStateMessage, ResponseConstraintWire, ToolSpec } from '../engine/messages.ts';
+import type { FlowStateMessage, ResponseConstraintWire, ToolSpec } from '../engine/runtime/messages.ts';
 
 export interface ToolCallRequest {
   id: string;

@@ -1,7 +1,7 @@
 // The timers port: how the runtime asks to be woken later. Real timers in the browser; tests
 // drive their own.
 
-import { MAX_TIMER_MS } from '../engine/limits.ts';
+import { MAX_TIMER_MS } from '../engine/language/limits.ts';
 
 export interface Timers {
   /** Calls `fn` after `delayMs`; returns a function that cancels it. */

@@ -5,7 +5,7 @@
 // lives only as long as the visit: the wipe (end, "Start over", walk-away) deletes it, and a copy
 // found after the visit's idle time has run out is deleted unread.
 
-import type { EngineSnapshot } from '../engine/snapshot.ts';
+import type { EngineSnapshot } from '../engine/runtime/snapshot.ts';
 import type { ChatMessage } from '../ports/language-model.ts';
 import type { ConversationContext } from '../voice/conversation.ts';
 

@@ -1,9 +1,8 @@
 // The kiosk's settings kept on the device by the operator panel (localStorage): the flow, the
 // language, the voice, the microphone's sensitivity and the timings, under the same names the page
 // address takes (`?flow=`, `?idle_seconds=`). Never a visitor's data. The address wins: a setting
-// in the address is used over the kept one, and the panel says which ones it sets.
-
-import { bundledFlowNames } from '../adapters/flow-files.ts';
+// in the address is used over the kept one, and the panel says which ones it sets. A flow is
+// checked against the names of the bundled flows, which the caller gives (its FlowSource's).
 
 /** The localStorage key of the kept settings; the visitor wipe leaves it alone. */
 export const DEVICE_SETTINGS_KEY = 'kiosk-device-settings';
@@ -36,8 +35,8 @@ function localStore(): StorageLike | null {
   }
 }
 
-/** The kept settings; none when nothing is kept, or what is kept is not readable. */
-export function readDeviceSettings(storage: StorageLike | null = localStore()): DeviceSettings {
+/** The kept settings; none when nothing is kept, or what is kept is not readable. `flows`: the bundled flows' names. */
+export function readDeviceSettings(flows: readonly string[], storage: StorageLike | null = localStore()): DeviceSettings {
   let kept: unknown;
   try {
     kept = JSON.parse(storage?.getItem(DEVICE_SETTINGS_KEY) ?? '{}');
@@ -48,7 +47,7 @@ export function readDeviceSettings(storage: StorageLike | null = localStore()): 
   if (typeof kept !== 'object' || kept === null) return settings;
   for (const name of SETTING_NAMES) {
     const value = (kept as Record<string, unknown>)[name];
-    if (typeof value === 'string' && value.trim() !== '' && checkSetting(name, value) === null) settings[name] = value.trim();
+    if (typeof value === 'string' && value.trim() !== '' && checkSetting(name, value, flows) === null) settings[name] = value.trim();
   }
   return settings;
 }
@@ -87,14 +86,17 @@ const SECONDS: Partial<Record<SettingName, { min: number; max: number; what: str
 
 export const SENSITIVITIES = ['low', 'normal', 'high'] as const;
 
-/** Why `value` cannot be kept as `name`, in words for the operator; null when it can (blank: unset). */
-export function checkSetting(name: SettingName, value: string): string | null {
+/**
+ * Why `value` cannot be kept as `name`, in words for the operator; null when it can (blank: unset).
+ * `flows`: the names of the bundled flows, which a flow may be besides an address.
+ */
+export function checkSetting(name: SettingName, value: string, flows: readonly string[]): string | null {
   const v = value.trim();
   if (v === '') return null;
   switch (name) {
     case 'flow':
-      if (bundledFlowNames().includes(v) || v.startsWith('/') || /^https?:\/\/[^\s/]+/i.test(v)) return null;
-      return `A flow is one of ${bundledFlowNames().join(', ')}, or an address starting with https:// (or / on this server).`;
+      if (flows.includes(v) || v.startsWith('/') || /^https?:\/\/[^\s/]+/i.test(v)) return null;
+      return `A flow is one of ${flows.join(', ')}, or an address starting with https:// (or / on this server).`;
     case 'language':
       return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(v) ? null : 'A language is a tag such as en, en-GB or fr-CA.';
     case 'voice':

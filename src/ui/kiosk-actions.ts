@@ -4,7 +4,7 @@
 // only. An action is sent once: a failure to reach the server is a failed action, and an action
 // whose answer never came (a reload) is asked after, never sent again.
 
-import type { ActionDoneInput, EngineMessage } from '../engine/messages.ts';
+import type { ActionDoneInput, EngineMessage } from '../engine/runtime/messages.ts';
 import type { ActionCall, ActionOutcome, ActionOutcomeName, ActionRunner, OutcomeSink } from '../ports/action-runner.ts';
 import type { Timers } from '../ports/timers.ts';
 

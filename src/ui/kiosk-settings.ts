@@ -2,7 +2,7 @@
 // long the end screen stays, how long the kiosk waits for a visitor who has walked away, and the
 // language, voice and microphone sensitivity it listens and speaks with.
 
-import { MAX_SECONDS } from '../engine/limits.ts';
+import { MAX_SECONDS } from '../engine/language/limits.ts';
 import type { MicSensitivity } from '../voice/turn-taking.ts';
 
 export interface KioskSettings {

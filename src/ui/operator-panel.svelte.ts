@@ -3,10 +3,10 @@
 // with a reload), a test of each service the server has, and full screen. It closes by itself
 // when left open and untouched, so a visitor never finds it.
 
-import { loadFlowFor } from '../adapters/flow-files.ts';
 import { checkSetting, effectiveSearch, readDeviceSettings, SETTING_NAMES, writeDeviceSettings, type DeviceSettings, type SettingName } from './device-settings.ts';
 import { operatorStatus, shownDuration, unlockOperator, type OperatorStatus, type UnlockAnswer } from './operator-access.ts';
 import type { ServiceCheck } from './services.svelte.ts';
+import type { FlowSource } from '../ports/flow-source.ts';
 
 /**
  * - `closed`: nothing shown
@@ -29,6 +29,8 @@ export interface PanelHooks {
   apply(): void;
   /** the page's address query, whose settings win over the kept ones */
   address: string;
+  /** where the kiosk's flows come from: a flow is tried before it is kept */
+  flows: FlowSource;
   /** how long the panel stays open untouched (default 2 minutes) */
   idleMs?: number;
 }
@@ -57,10 +59,13 @@ export class OperatorPanel {
   checks = $state<Partial<Record<ServiceName, CheckState>>>({});
   /** the settings the page address sets: they win over the panel's */
   readonly fromAddress: SettingName[];
+  /** where the kiosk's flows come from (the bundled ones' names, the default's) */
+  readonly flows: FlowSource;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly hooks: PanelHooks) {
     this.fromAddress = effectiveSearch(hooks.address, {}).fromAddress;
+    this.flows = hooks.flows;
   }
 
   /** The corner was held long enough: asks the server whether there is a panel to open. */
@@ -93,7 +98,7 @@ export class OperatorPanel {
     if (this.stage !== 'pin') return;
     if (answer.ok) {
       this.message = null;
-      this.draft = { ...emptyDraft(), ...readDeviceSettings() };
+      this.draft = { ...emptyDraft(), ...readDeviceSettings(this.flows.bundledNames()) };
       this.errors = {};
       this.stage = 'open';
       return;
@@ -120,8 +125,9 @@ export class OperatorPanel {
     if (this.stage !== 'open' || this.busy) return;
     this.touch();
     const errors: Partial<Record<SettingName, string>> = {};
+    const bundled = this.flows.bundledNames();
     for (const name of SETTING_NAMES) {
-      const problem = checkSetting(name, this.draft[name]);
+      const problem = checkSetting(name, this.draft[name], bundled);
       if (problem) errors[name] = problem;
     }
     this.errors = errors;
@@ -132,7 +138,7 @@ export class OperatorPanel {
     try {
       const flow = this.draft.flow.trim();
       if (flow && !this.fromAddress.includes('flow')) {
-        const tried = await loadFlowFor(`?${new URLSearchParams({ flow })}`);
+        const tried = await this.flows.load(`?${new URLSearchParams({ flow })}`);
         if (!tried.loaded) {
           const first = tried.diagnostics.find((d) => d.severity === 'error');
           this.errors = { flow: `This flow does not load: ${first?.message ?? 'it has errors'}. The kiosk keeps its current flow.` };
@@ -218,13 +224,14 @@ function emptyDraft(): Record<SettingName, string> {
   return Object.fromEntries(SETTING_NAMES.map((name) => [name, ''])) as Record<SettingName, string>;
 }
 
-/** The hooks of the real page: its server, its services, a reload. */
-export function pageHooks(check: PanelHooks['check']): PanelHooks {
+/** The hooks of the real page: its server, its services, its flows, a reload. */
+export function pageHooks(check: PanelHooks['check'], flows: FlowSource): PanelHooks {
   return {
     status: () => operatorStatus(),
     unlock: (pin) => unlockOperator(pin),
     check,
     apply: () => location.reload(),
     address: location.search,
+    flows,
   };
 }

@@ -46,6 +46,46 @@ export function watchMoreBelow(box: HTMLElement, onchange: (more: boolean) => vo
   };
 }
 
+/**
+ * Keeps a revealed row whole in view while `box` changes size under it: the footer grows (a
+ * "Confirm all" row, the "More below" cue) or the tablet turns. It lets go at the visitor's own
+ * first scroll, so it never pulls the step back from where they took it. Returns a function to
+ * call with each new row to keep (or null), one to show the kept row again after a change the
+ * box's size does not reveal, and one to stop.
+ */
+export function keepInView(box: HTMLElement): { keep: (row: HTMLElement | null) => void; again: () => void; stop: () => void } {
+  let kept: HTMLElement | null = null;
+  let ours = 0;
+  const show = () => {
+    if (!kept?.isConnected) return void (kept = null);
+    reveal(box, kept);
+    ours = box.scrollTop;
+  };
+  /** The step has moved since we last placed it: the visitor's scroll, whichever event is first. */
+  const movedByVisitor = () => box.scrollTop !== ours;
+  const again = () => {
+    if (kept && movedByVisitor()) kept = null;
+    show();
+  };
+  const sizes = new ResizeObserver(again);
+  sizes.observe(box);
+  const scrolled = () => {
+    if (movedByVisitor()) kept = null;
+  };
+  box.addEventListener('scroll', scrolled, { passive: true });
+  return {
+    keep(row) {
+      kept = row;
+      show();
+    },
+    again,
+    stop() {
+      sizes.disconnect();
+      box.removeEventListener('scroll', scrolled);
+    },
+  };
+}
+
 /** Scrolls `box` on by most of what it shows: the "More below" button. */
 export function pageDown(box: HTMLElement): void {
   box.scrollBy({ top: Math.max(box.clientHeight * 0.8, 60) });

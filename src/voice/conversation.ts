@@ -5,8 +5,8 @@
 // model fails, speaks the engine's cue when the model says nothing, and wakes the engine when a
 // deadline falls due. No DOM: the kiosk screen and the tests drive it alike.
 
-import type { FlowEngine } from '../engine/engine.ts';
-import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/messages.ts';
+import type { FlowEngine } from '../engine/runtime/engine.ts';
+import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/runtime/messages.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest, TurnChunk } from '../ports/language-model.ts';
 

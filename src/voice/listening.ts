@@ -2,8 +2,8 @@
 // defaults, and whether the answer awaited is one people dictate in groups (a phone number, a
 // number, a date, an email), which gets a longer pause before the turn counts as finished.
 
-import { TURN_TAKING_DEFAULTS, type Field } from '../engine/flow.ts';
-import type { TurnTakingWire } from '../engine/messages.ts';
+import { TURN_TAKING_DEFAULTS, type Field } from '../engine/language/flow.ts';
+import type { TurnTakingWire } from '../engine/runtime/messages.ts';
 import type { Expectation, TurnTakingSettings } from './turn-taking.ts';
 
 /** The flow's settings for a step (as `flow_state` carries them) over the defaults. */

@@ -3,7 +3,7 @@
 // recorded audio in Node tests. The waits depend on what is being asked: an answer people dictate
 // in groups (a phone number, a date, an email) gets a longer pause before it counts as finished.
 
-import { TURN_TAKING_DEFAULTS } from '../engine/flow.ts';
+import { TURN_TAKING_DEFAULTS } from '../engine/language/flow.ts';
 
 /** How long to wait, how much sound counts as speech, and whether the visitor may interrupt. */
 export interface TurnTakingSettings {

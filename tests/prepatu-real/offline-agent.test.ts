@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts';
-import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
+import { loadFlow, type LoadedFlow } from '../../src/engine/language/load-flow.ts';
 import { AgentLoop } from '../support/agent-loop.ts';
 
 const FOLDER = process.env['PREPATU_FLOWS'] ?? '';

@@ -3,9 +3,9 @@
 // sends its tool calls to the engine with the generation's epoch, appends the results and asks
 // again until the model answers in words only.
 
-import { FlowEngine } from '../../src/engine/engine.ts';
-import type { LoadedFlow } from '../../src/engine/load-flow.ts';
-import type { EngineMessage, FlowStateMessage, UiEventInput } from '../../src/engine/messages.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import type { LoadedFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineMessage, FlowStateMessage, UiEventInput } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest } from '../../src/ports/language-model.ts';
 

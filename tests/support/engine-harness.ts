@@ -1,10 +1,10 @@
 // A small driver for engine unit tests: loads an inline flow, starts a FlowEngine on a
 // VirtualClock, and gives short ways to speak, tap, call tools and let time pass.
 
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import type { EngineInput, EngineMessage, EngineMessageType, UiEventInput } from '../../src/engine/messages.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineInput, EngineMessage, EngineMessageType, UiEventInput } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 
 /** The message of one type, narrowed. */

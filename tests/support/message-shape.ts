@@ -1,10 +1,10 @@
-// A runtime check that an engine message has the shape its type in src/engine/messages.ts gives:
+// A runtime check that an engine message has the shape its type in src/engine/runtime/messages.ts gives:
 // the right `type`, every required field with the right JS type, enums within their values, no
 // fields the type does not declare, and plain JSON wherever the type says `unknown`. Field lists
 // and enum members are tied to the TypeScript types: when messages.ts changes, this file stops
 // type-checking until it follows.
 
-import type { Artifact, ArtifactType, ChoiceOption, Field, FieldType, UiAction } from '../../src/engine/flow.ts';
+import type { Artifact, ArtifactType, ChoiceOption, Field, FieldType, UiAction } from '../../src/engine/language/flow.ts';
 import {
   ENGINE_MESSAGE_TYPES,
   type ActionResultMessage,
@@ -22,7 +22,7 @@ import {
   type ToolSpec,
   type TurnTakingWire,
   type VariableStatus,
-} from '../../src/engine/messages.ts';
+} from '../../src/engine/runtime/messages.ts';
 
 /** Checks one value; returns the problems found, each prefixed with the value's path. */
 type Check = (value: unknown, path: string) => string[];

@@ -3,10 +3,10 @@
 // offered or foreign, late or early), and time passing.
 
 import fc from 'fast-check';
-import { resolveTool, type Field, type ParamDef, type StateDef, type ToolDef, type ValueType } from '../../src/engine/flow.ts';
-import { stateDef } from '../../src/engine/error-state.ts';
-import type { LoadedFlow } from '../../src/engine/load-flow.ts';
-import type { EngineInput, UiEventInput, UtteranceInput } from '../../src/engine/messages.ts';
+import { resolveTool, type Field, type ParamDef, type StateDef, type ToolDef, type ValueType } from '../../src/engine/language/flow.ts';
+import { stateDef } from '../../src/engine/runtime/error-state.ts';
+import type { LoadedFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineInput, UiEventInput, UtteranceInput } from '../../src/engine/runtime/messages.ts';
 
 /** The epoch a planned tool call claims, relative to the engine's epoch when it is sent. */
 export type PlannedEpoch = 'current' | { behind: number } | { ahead: number };

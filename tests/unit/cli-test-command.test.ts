@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { messageFields } from '../../src/cli/conversation-script.ts';
+import { messageFields } from '../../src/cli/read-expectation.ts';
 import { runTests } from '../../src/cli/test-command.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import type { EngineMessage } from '../../src/engine/messages.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import type { EngineMessage } from '../../src/engine/runtime/messages.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ONBOARDING = join(ROOT, 'flows/onboarding.yaml');

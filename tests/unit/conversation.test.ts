@@ -5,9 +5,9 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import type { EngineInput, EngineMessage } from '../../src/engine/messages.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineInput, EngineMessage } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import type { LanguageModel, TurnChunk, TurnRequest } from '../../src/ports/language-model.ts';
 import type { Timers } from '../../src/ports/timers.ts';

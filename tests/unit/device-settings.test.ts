@@ -14,6 +14,9 @@ import {
 } from '../../src/ui/device-settings.ts';
 import { voiceSettingsFrom } from '../../src/ui/kiosk-settings.ts';
 
+/** The bundled flows' names, as the kiosk's flow source gives them. */
+const FLOWS = ['clinic-checkin', 'onboarding', 'visitor-signin'];
+
 class MemoryStorage implements StorageLike {
   readonly items = new Map<string, string>();
   get length(): number {
@@ -49,7 +52,7 @@ describe('checkSetting', () => {
     ['end_seconds', '600'],
     ['end_seconds', ''],
   ] as const)('keeps %s = %j', (name, value) => {
-    expect(checkSetting(name, value)).toBeNull();
+    expect(checkSetting(name, value, FLOWS)).toBeNull();
   });
 
   it.each([
@@ -62,7 +65,7 @@ describe('checkSetting', () => {
     ['idle_seconds', '12.5', 'from 10 to 3600'],
     ['end_seconds', '1e3', 'The time the end screen stays is a whole number of seconds from 3 to 600.'],
   ] as const)('refuses %s = %j, saying what it takes', (name, value, words) => {
-    expect(checkSetting(name, value)).toContain(words);
+    expect(checkSetting(name, value, FLOWS)).toContain(words);
   });
 });
 
@@ -71,16 +74,16 @@ describe('kept settings', () => {
     const storage = new MemoryStorage();
     writeDeviceSettings({ flow: ' clinic-checkin ', voice: '', idle_seconds: '45' }, storage);
     expect(JSON.parse(storage.getItem(DEVICE_SETTINGS_KEY)!)).toEqual({ flow: 'clinic-checkin', idle_seconds: '45' });
-    expect(readDeviceSettings(storage)).toEqual({ flow: 'clinic-checkin', idle_seconds: '45' });
+    expect(readDeviceSettings(FLOWS, storage)).toEqual({ flow: 'clinic-checkin', idle_seconds: '45' });
   });
 
   it('read as none when damaged, and without the values that are not valid', () => {
     const storage = new MemoryStorage();
     storage.setItem(DEVICE_SETTINGS_KEY, '{not json');
-    expect(readDeviceSettings(storage)).toEqual({});
+    expect(readDeviceSettings(FLOWS, storage)).toEqual({});
     storage.setItem(DEVICE_SETTINGS_KEY, JSON.stringify({ flow: 'onboarding', idle_seconds: '2', voice: 7, other: 'x' }));
-    expect(readDeviceSettings(storage)).toEqual({ flow: 'onboarding' });
-    expect(readDeviceSettings(null)).toEqual({});
+    expect(readDeviceSettings(FLOWS, storage)).toEqual({ flow: 'onboarding' });
+    expect(readDeviceSettings(FLOWS, null)).toEqual({});
   });
 
   it('cannot be written where the browser keeps nothing', () => {

@@ -9,8 +9,8 @@
 
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES, formatDiagnostic, type DiagnosticCode } from '../../src/engine/diagnostics.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+import { DIAGNOSTIC_CODES, formatDiagnostic, type DiagnosticCode } from '../../src/engine/language/diagnostics.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 
 const DIR = 'tests/fixtures/diagnostics';
 const dir = new URL('../fixtures/diagnostics/', import.meta.url);

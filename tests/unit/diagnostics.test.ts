@@ -8,8 +8,8 @@ import {
   formatDiagnostic,
   sortDiagnostics,
   type Diagnostic,
-} from '../../src/engine/diagnostics.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+} from '../../src/engine/language/diagnostics.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 
 const STATE_KEYS = ['description', 'on_enter', 'on_exit', 'ui', 'agent', 'tools', 'confirmation_gate', 'transitions'];
 

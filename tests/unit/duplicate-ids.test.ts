@@ -3,8 +3,8 @@
 // duplicate-id.yml shows every kind of list; these cases show where the rule stops.
 
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 
 const check = (yaml: string) => {
   const r = loadFlow(yaml, 'f.yaml');

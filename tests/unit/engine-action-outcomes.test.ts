@@ -3,7 +3,7 @@
 // would smuggle a `{secret:NAME}` reference into a request.
 
 import { describe, expect, it } from 'vitest';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { only, ofType, startFlow } from '../support/engine-harness.ts';
 
 const FLOW = `

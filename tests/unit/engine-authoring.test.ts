@@ -3,8 +3,8 @@
 // checker refuses what the engine would silently ignore.
 
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { ofType, only, startFlow } from '../support/engine-harness.ts';
 
 const PICK = `

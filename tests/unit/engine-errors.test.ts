@@ -3,9 +3,9 @@
 // answering. engine-faults.property.test.ts throws from everywhere else.
 
 import { describe, expect, it } from 'vitest';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import type { EngineInput } from '../../src/engine/messages.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineInput } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { only, ofType, startFlow, types } from '../support/engine-harness.ts';
 

@@ -12,11 +12,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { ERROR } from '../../src/engine/flow.ts';
-import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
-import type { EngineInput, EngineMessage } from '../../src/engine/messages.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { ERROR } from '../../src/engine/language/flow.ts';
+import { loadFlow, type LoadedFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineInput, EngineMessage } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { messageShapeProblems } from '../support/message-shape.ts';
 import { resolveStep, stepsIn } from '../support/random-inputs.ts';
@@ -69,16 +69,17 @@ const faults = vi.hoisted(() => {
   return plan;
 });
 
-vi.mock('../../src/engine/interpolate.ts', async (load) => faults.watch(await load(), 'interpolate'));
-vi.mock('../../src/engine/guards.ts', async (load) => faults.watch(await load(), 'guards'));
-vi.mock('../../src/engine/values.ts', async (load) => faults.watch(await load(), 'values'));
-vi.mock('../../src/engine/shown-values.ts', async (load) => faults.watch(await load(), 'shown-values'));
-vi.mock('../../src/engine/patterns.ts', async (load) => faults.watch(await load(), 'patterns'));
-vi.mock('../../src/engine/gate.ts', async (load) => faults.watch(await load(), 'gate'));
-vi.mock('../../src/engine/transition.ts', async (load) => faults.watch(await load(), 'transition'));
-vi.mock('../../src/engine/lifecycle.ts', async (load) => faults.watch(await load(), 'lifecycle'));
-vi.mock('../../src/engine/tool-call.ts', async (load) => faults.watch(await load(), 'tool-call'));
-vi.mock('../../src/engine/inputs.ts', async (load) => faults.watch(await load(), 'inputs'));
+vi.mock('../../src/engine/language/interpolate.ts', async (load) => faults.watch(await load(), 'interpolate'));
+vi.mock('../../src/engine/runtime/guards.ts', async (load) => faults.watch(await load(), 'guards'));
+vi.mock('../../src/engine/language/values.ts', async (load) => faults.watch(await load(), 'values'));
+vi.mock('../../src/engine/runtime/shown-values.ts', async (load) => faults.watch(await load(), 'shown-values'));
+vi.mock('../../src/engine/language/patterns.ts', async (load) => faults.watch(await load(), 'patterns'));
+vi.mock('../../src/engine/runtime/gate.ts', async (load) => faults.watch(await load(), 'gate'));
+vi.mock('../../src/engine/runtime/transition.ts', async (load) => faults.watch(await load(), 'transition'));
+vi.mock('../../src/engine/runtime/lifecycle.ts', async (load) => faults.watch(await load(), 'lifecycle'));
+vi.mock('../../src/engine/runtime/tool-call.ts', async (load) => faults.watch(await load(), 'tool-call'));
+vi.mock('../../src/engine/runtime/after-tool.ts', async (load) => faults.watch(await load(), 'after-tool'));
+vi.mock('../../src/engine/runtime/inputs.ts', async (load) => faults.watch(await load(), 'inputs'));
 
 /** The clock port, watched like the engine's functions. */
 class FaultyClock extends VirtualClock {

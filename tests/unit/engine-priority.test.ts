@@ -3,7 +3,7 @@
 // they arrive in, and a dropped tool call is rejected as stale.
 
 import { describe, expect, it } from 'vitest';
-import type { EngineInput } from '../../src/engine/messages.ts';
+import type { EngineInput } from '../../src/engine/runtime/messages.ts';
 import { ofType, startFlow, type Harness } from '../support/engine-harness.ts';
 
 const FLOW = `

@@ -1,10 +1,10 @@
 // "No" means no (seed 004: never confirm for the visitor): when the visitor's last turn is a
 // plain refusal, the LLM's confirm_<variable>, confirm_<state> and confirm_action are refused
 // (`user_refused`), with or without the flow's own reject_phrases. What counts as a plain refusal
-// is one rule (engine/yes-no.ts), shared with the offline assistant.
+// is one rule (engine/runtime/yes-no.ts), shared with the offline assistant.
 
 import { describe, expect, it } from 'vitest';
-import { isRefusal } from '../../src/engine/yes-no.ts';
+import { isRefusal } from '../../src/engine/runtime/yes-no.ts';
 import { only, ofType, startFlow } from '../support/engine-harness.ts';
 
 describe('a plain refusal', () => {

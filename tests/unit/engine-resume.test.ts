@@ -1,4 +1,4 @@
-// Resuming a run from its snapshot (src/engine/snapshot.ts): plain JSON, the same state and values
+// Resuming a run from its snapshot (src/engine/runtime/snapshot.ts): plain JSON, the same state and values
 // with nothing entered or run again, pending values and actions still pending, deadlines with the
 // time they had left, a changed or ended flow refused; and, for every state the example flows
 // reach under random input, a restored engine that goes on exactly like the original.
@@ -8,9 +8,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FlowEngine, type EngineView } from '../../src/engine/engine.ts';
-import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
-import type { EngineMessage } from '../../src/engine/messages.ts';
+import { FlowEngine, type EngineView } from '../../src/engine/runtime/engine.ts';
+import { loadFlow, type LoadedFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineMessage } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { only, ofType, startFlow, types, type Harness } from '../support/engine-harness.ts';
 import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs.ts';

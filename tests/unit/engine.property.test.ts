@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { FlowEngine, type EngineView } from '../../src/engine/engine.ts';
-import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
-import type { EngineInput, EngineMessage, ToolCallInput } from '../../src/engine/messages.ts';
-import { copy } from '../../src/engine/records.ts';
-import { isRefusal } from '../../src/engine/yes-no.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { FlowEngine, type EngineView } from '../../src/engine/runtime/engine.ts';
+import { loadFlow, type LoadedFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineInput, EngineMessage, ToolCallInput } from '../../src/engine/runtime/messages.ts';
+import { copy } from '../../src/engine/language/records.ts';
+import { isRefusal } from '../../src/engine/runtime/yes-no.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { messageShapeProblems } from '../support/message-shape.ts';
 import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs.ts';
@@ -43,7 +43,7 @@ function keep(view: EngineView): ViewBefore {
     state: view.state,
     epoch: view.epoch,
     ended: view.ended,
-    // Copies without a prototype, as the engine's own records are (src/engine/records.ts).
+    // Copies without a prototype, as the engine's own records are (src/engine/language/records.ts).
     values: copy(structuredClone(view.values)),
     gate: copy(view.gate),
     pending: [...view.pending],

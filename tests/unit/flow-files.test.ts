@@ -2,8 +2,8 @@
 // last good copy of a URL's flow when its address does not answer.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bundledFlowNames, loadFlowFor } from '../../src/adapters/flow-files.ts';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
+import { bundledFlowNames, flowFiles, loadFlowFor } from '../../src/adapters/flow-files.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
 import { FLOW_CACHE, cacheStorageCopies, shownTime } from '../../src/pwa/flow-copies.ts';
 
 const neverFetch = (() => {
@@ -17,6 +17,12 @@ function answering(status: number, body: string): typeof fetch {
 describe('loadFlowFor', () => {
   it('bundles every example flow', () => {
     expect(bundledFlowNames()).toEqual(['clinic-checkin', 'onboarding', 'visitor-signin']);
+  });
+
+  it("is the kiosk's flow source: the bundled names, the default, the same loading", async () => {
+    expect(flowFiles.bundledNames()).toEqual(bundledFlowNames());
+    expect(flowFiles.defaultName).toBe('onboarding');
+    expect((await flowFiles.load('?flow=clinic-checkin')).loaded?.flow.id).toBe('clinic_checkin');
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { flowJsonSchema } from '../../src/engine/json-schema.ts';
+import { flowJsonSchema } from '../../src/engine/language/json-schema.ts';
 
 describe('schema/vfdl.schema.json', () => {
   it('is the schema generated from the syntax table (run `npm run schema` after changing it)', () => {

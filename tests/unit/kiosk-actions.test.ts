@@ -5,9 +5,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { ServerActions } from '../../src/adapters/kiosk-server/server-actions.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import type { ActionDoneInput, EngineMessage } from '../../src/engine/messages.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import type { ActionDoneInput, EngineMessage } from '../../src/engine/runtime/messages.ts';
 import type { ActionCall, ActionOutcome, OutcomeEvent } from '../../src/ports/action-runner.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import type { Timers } from '../../src/ports/timers.ts';

@@ -2,9 +2,9 @@
 // nested in guard groups, and a tool one state defines and another lists (Prepatu's flows do it).
 
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { flowJsonSchema } from '../../src/engine/json-schema.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { flowJsonSchema } from '../../src/engine/language/json-schema.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { only, startFlow } from '../support/engine-harness.ts';
 
 const lines = (yaml: string) => loadFlow(yaml, 'f.yaml').diagnostics.map(formatDiagnostic);

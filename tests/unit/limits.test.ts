@@ -1,13 +1,13 @@
-// The documented limits (docs/vfdl.md, "Limits"; src/engine/limits.ts): nesting deeper than 64
+// The documented limits (docs/vfdl.md, "Limits"; src/engine/language/limits.ts): nesting deeper than 64
 // levels and files over 256 KiB are diagnostics that name the limit, wherever they occur and
 // however they are made (YAML aliases included); waits longer than a timer can hold are refused
 // in a flow and held to the maximum by the runtime's timers and the kiosk's settings.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { flowJsonSchema } from '../../src/engine/json-schema.ts';
-import { MAX_DEPTH, MAX_FLOW_CHARS, MAX_SECONDS, MAX_TIMER_MS, tooDeep } from '../../src/engine/limits.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { flowJsonSchema } from '../../src/engine/language/json-schema.ts';
+import { MAX_DEPTH, MAX_FLOW_CHARS, MAX_SECONDS, MAX_TIMER_MS, tooDeep } from '../../src/engine/language/limits.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { browserTimers, timerDelay } from '../../src/ports/timers.ts';
 import { settingsFrom } from '../../src/ui/kiosk-settings.ts';
 import { only, startFlow } from '../support/engine-harness.ts';

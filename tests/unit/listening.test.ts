@@ -2,7 +2,7 @@
 // or a free answer from the field being asked.
 
 import { describe, expect, it } from 'vitest';
-import { TURN_TAKING_DEFAULTS } from '../../src/engine/flow.ts';
+import { TURN_TAKING_DEFAULTS } from '../../src/engine/language/flow.ts';
 import { expectedAnswer, turnTakingFor } from '../../src/voice/listening.ts';
 
 const fields = [

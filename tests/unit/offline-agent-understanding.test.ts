@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts';
-import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
+import { loadFlow, type LoadedFlow } from '../../src/engine/language/load-flow.ts';
 import type { Clock } from '../../src/ports/clock.ts';
 import { AgentLoop } from '../support/agent-loop.ts';
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Timers } from '../../src/ports/timers.ts';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/adapters/openai/chat-model.ts';
-import type { ToolSpec } from '../../src/engine/messages.ts';
+import type { ToolSpec } from '../../src/engine/runtime/messages.ts';
 import type { ChatMessage, TurnChunk, TurnRequest } from '../../src/ports/language-model.ts';
 import { ServiceError } from '../../src/ports/service-error.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../servers/openai-fakes.ts';

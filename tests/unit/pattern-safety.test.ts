@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readConversation } from '../../src/adapters/offline-agent/conversation.ts';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { MAX_TEXT_CHARS } from '../../src/engine/limits.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import { slowPatternProblem } from '../../src/engine/pattern-safety.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { MAX_TEXT_CHARS } from '../../src/engine/language/limits.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import { slowPatternProblem } from '../../src/engine/language/pattern-safety.ts';
 import { only, startFlow } from '../support/engine-harness.ts';
 
 describe('slowPatternProblem', () => {

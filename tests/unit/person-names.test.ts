@@ -1,8 +1,8 @@
 // The `name` value type: a person's name written the way names are written, whoever captured it.
 
 import { describe, expect, it } from 'vitest';
-import { writeName } from '../../src/engine/person-names.ts';
-import { convertValue } from '../../src/engine/values.ts';
+import { writeName } from '../../src/engine/language/person-names.ts';
+import { convertValue } from '../../src/engine/language/values.ts';
 
 describe('writeName', () => {
   it.each([

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ofType, only } from '../support/engine-harness.ts';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { loadFlow, type LoadedFlow } from '../../src/engine/load-flow.ts';
-import type { EngineInput, EngineMessage, UiEventInput } from '../../src/engine/messages.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { loadFlow, type LoadedFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineInput, EngineMessage, UiEventInput } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 
 

@@ -3,10 +3,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { ofType, only } from '../support/engine-harness.ts';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import type { EngineMessage } from '../../src/engine/messages.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineMessage } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 
 

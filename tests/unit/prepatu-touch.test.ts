@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { AgentLoop } from '../support/agent-loop.ts';
 import { ofType, only, startFlow } from '../support/engine-harness.ts';
 

@@ -4,8 +4,8 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, type Diagnostic, type DiagnosticCode } from '../../src/engine/diagnostics.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
+import { formatDiagnostic, type Diagnostic, type DiagnosticCode } from '../../src/engine/language/diagnostics.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
 
 /** Loads an inline flow that must have no error; returns its warnings. */
 function warnings(yaml: string): Diagnostic[] {

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/engine/diagnostics.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import type { EngineMessage } from '../../src/engine/messages.ts';
+import type { Diagnostic } from '../../src/engine/language/diagnostics.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import type { EngineMessage } from '../../src/engine/runtime/messages.ts';
 import { only, ofType, startFlow, type Harness } from '../support/engine-harness.ts';
 
 /** Every property of Object.prototype: what a lookup on a plain object finds when a name is missing. */

@@ -2,11 +2,11 @@
 // wrote it (the state's keys over the flow's), and described by the JSON Schema.
 
 import { describe, expect, it } from 'vitest';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { flowJsonSchema } from '../../src/engine/json-schema.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import type { FlowStateMessage } from '../../src/engine/messages.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { flowJsonSchema } from '../../src/engine/language/json-schema.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import type { FlowStateMessage } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 
 function flow(flowLevel: string, stateLevel: string): string {

@@ -4,13 +4,13 @@
 // and an impossible date is refused, never passed on to the date formatting that would throw.
 
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../src/engine/catalog.ts';
-import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import { normalizeFlow } from '../../src/engine/normalize.ts';
-import { shownValue } from '../../src/engine/shown-values.ts';
-import { convertValue, exactNumber, inexactNumberIn } from '../../src/engine/values.ts';
+import { buildCatalog } from '../../src/engine/language/catalog.ts';
+import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import { normalizeFlow } from '../../src/engine/language/normalize.ts';
+import { shownValue } from '../../src/engine/runtime/shown-values.ts';
+import { convertValue, exactNumber, inexactNumberIn } from '../../src/engine/language/values.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { parse } from 'yaml';
 import { ofType, only, startFlow } from '../support/engine-harness.ts';

@@ -2,8 +2,8 @@
 // damaged or foreign copy read as none, and a storage that fails never failing the kiosk.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadFlow } from '../../src/engine/load-flow.ts';
-import { FlowEngine } from '../../src/engine/engine.ts';
+import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { VISIT_KEY, localVisitStore, readKeptVisit, type KeptVisit, type StorageLike } from '../../src/pwa/visit-store.ts';
 

@@ -1,7 +1,7 @@
 // Reading the chat history: which kind of turn is asked for (the state was just entered, the
 // visitor spoke, or the agent's tool calls came back), what the visitor said, and the results.
 
-import { MAX_TEXT_CHARS } from '../../engine/limits.ts';
+import { MAX_TEXT_CHARS } from '../../engine/language/limits.ts';
 import type { ChatMessage } from '../../ports/language-model.ts';
 
 export type TurnKind = 'entry' | 'reply' | 'results';

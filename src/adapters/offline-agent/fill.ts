@@ -2,13 +2,13 @@
 // utterance, pick the tool that gets furthest, and map plain requests ("yes", "start over") to
 // the tools that take no parameters.
 
-import type { ToolSpec } from '../../engine/messages.ts';
+import type { ToolSpec } from '../../engine/runtime/messages.ts';
 import { hearChoice, type Choice } from './choices.ts';
 import { extractImpossibleDate, type ImpossibleDate } from './dates.ts';
 import { bareName, bareText, extractDate, extractEmail, extractName, extractNumber, extractPhone, extractTime } from './extract.ts';
 import { isNegated } from './negation.ts';
 import { flowTools, parameterCount, readParams, type ParamInfo, type ParamKind, type Screen } from './screen.ts';
-import { isBlank } from '../../engine/values.ts';
+import { isBlank } from '../../engine/language/values.ts';
 import { mask, normalizePhrase, type Found } from './text.ts';
 import { classifyYesNo, type YesNo } from './yes-no.ts';
 

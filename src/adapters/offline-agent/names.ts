@@ -5,7 +5,7 @@
 // A title is not stored: a name field holds the name a record or a badge is matched on, and
 // "Dr Smith" and "Smith" are one person. A title with a surname alone gives no first name.
 
-import { NAME_PARTICLES, writeNameWord } from '../../engine/person-names.ts';
+import { NAME_PARTICLES, writeNameWord } from '../../engine/language/person-names.ts';
 import type { Found } from './text.ts';
 
 /** Which part of a person's name a parameter wants. */

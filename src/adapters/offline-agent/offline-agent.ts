@@ -23,8 +23,8 @@ import {
   refusalLine,
 } from './replies.ts';
 import { fieldFor, flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
-import { isBlank } from '../../engine/values.ts';
-import { displayValue } from '../../engine/interpolate.ts';
+import { isBlank } from '../../engine/language/values.ts';
+import { displayValue } from '../../engine/language/interpolate.ts';
 import { humanize } from './text.ts';
 import { readAnswer, wantsChange } from './yes-no.ts';
 

@@ -2,13 +2,13 @@
 // empty field, the gate's question, a pending action), read-backs, short acknowledgements, why a
 // value is not taken, and how to change a card. Values are said as a visitor reads them.
 
-import type { Field } from '../../engine/flow.ts';
-import { gateQuestionText } from '../../engine/gate.ts';
-import { displayValue } from '../../engine/interpolate.ts';
+import type { Field } from '../../engine/language/flow.ts';
+import { gateQuestionText } from '../../engine/runtime/gate.ts';
+import { displayValue } from '../../engine/language/interpolate.ts';
 import { dateInWords, monthName } from './dates.ts';
 import { answeredPlainTool, type Refusal } from './fill.ts';
 import { fieldFor, flowTools, optionsFor, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
-import { isBlank } from '../../engine/values.ts';
+import { isBlank } from '../../engine/language/values.ts';
 import { humanize, normalizePhrase, orList } from './text.ts';
 import { wantsChange } from './yes-no.ts';
 

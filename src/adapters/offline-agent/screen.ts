@@ -1,8 +1,8 @@
 // What the offline agent knows about the current step: the scene the runtime hands it (artifact,
 // gate, values, pending items) and the tools on offer, with each parameter's kind of value.
 
-import type { Artifact, ChoiceOption, Field } from '../../engine/flow.ts';
-import type { ToolSpec } from '../../engine/messages.ts';
+import type { Artifact, ChoiceOption, Field } from '../../engine/language/flow.ts';
+import type { ToolSpec } from '../../engine/runtime/messages.ts';
 import type { TurnRequest } from '../../ports/language-model.ts';
 import type { Choice } from './choices.ts';
 import type { NamePart } from './names.ts';

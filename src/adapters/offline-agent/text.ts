@@ -1,8 +1,8 @@
 // Small text helpers shared by the offline agent's extractors: found spans, words (the engine's
-// own reading, engine/words.ts), phrase normalising, masking what has already been used, and
+// own reading, engine/runtime/words.ts), phrase normalising, masking what has already been used, and
 // lists read out in English.
 
-export { wordsOf, type Word } from '../../engine/words.ts';
+export { wordsOf, type Word } from '../../engine/runtime/words.ts';
 
 /** A value found in an utterance, with the span of the utterance it came from. */
 export interface Found<T> {

@@ -2,7 +2,7 @@
 // response constraint. The only place the kiosk's messages meet the vendor's shape.
 
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { ResponseConstraintWire, ToolSpec } from '../../engine/messages.ts';
+import type { ResponseConstraintWire, ToolSpec } from '../../engine/runtime/messages.ts';
 import type { ChatMessage, TurnRequest } from '../../ports/language-model.ts';
 
 /** OpenAI accepts at most this many stop sequences. */

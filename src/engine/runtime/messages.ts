@@ -1,22 +1,10 @@
 // Every message that crosses the engine's boundary, in both directions. All plain JSON.
 // The engine only decides: it answers inputs with these messages and performs nothing itself.
 
-import type { Artifact } from './flow.ts';
+import type { ToolSpec } from '../language/catalog.ts';
+import type { Artifact } from '../language/flow.ts';
 
-/** An OpenAI-style function tool definition, as handed to the language model. */
-export interface ToolSpec {
-  type: 'function';
-  function: {
-    name: string;
-    description: string;
-    parameters: {
-      type: 'object';
-      properties: Record<string, Record<string, unknown>>;
-      required: string[];
-      additionalProperties: false;
-    };
-  };
-}
+export type { ToolSpec };
 
 /** A state's `response_constraint`, in the LLM request's own spelling. */
 export interface ResponseConstraintWire {

@@ -1,8 +1,8 @@
 // The built-in __error__ state (shown when a flow does not define its own) and the lookup of a
 // state by id that knows about it.
 
-import { ERROR, type Flow, type StateDef } from './flow.ts';
-import { dict, own } from './records.ts';
+import { ERROR, type Flow, type StateDef } from '../language/flow.ts';
+import { dict, own } from '../language/records.ts';
 
 /** The state shown when a flow does not define its own __error__. */
 export const DEFAULT_ERROR_STATE: StateDef = {

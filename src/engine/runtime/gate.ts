@@ -1,11 +1,11 @@
 // Confirmation gates: confirming and rejecting captured values, by the LLM's generated tools,
 // by a tap on screen, or by the flow's own confirm/reject phrases.
 
-import { interpolate, displayValue, templateNames, valueOf, type Values } from './interpolate.ts';
+import { interpolate, displayValue, templateNames, valueOf, type Values } from '../language/interpolate.ts';
 import type { RejectReason } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
-import { isBlank } from './values.ts';
+import { isBlank } from '../language/values.ts';
 
 export type ConfirmOutcome =
   | { ok: true; confirmed: string[]; advanced: boolean; stillNeeded: string[] }

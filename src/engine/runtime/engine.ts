@@ -6,8 +6,8 @@
 // anything anew.
 
 import { createActor, type Actor } from 'xstate';
-import type { Clock } from '../ports/clock.ts';
-import type { LoadedFlow } from './load-flow.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { LoadedFlow } from '../language/load-flow.ts';
 import { stateDef } from './error-state.ts';
 import { buildMachine } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';

@@ -2,13 +2,13 @@
 // prompt and tools, its turn, the timer), the exit rules of SPEC 4 (unconfirmed values never
 // leave a gated state) and the end of the flow.
 
-import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from './flow.ts';
+import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
 import { stateDef } from './error-state.ts';
-import { interpolate, interpolateDeep, type Values } from './interpolate.ts';
+import { interpolate, interpolateDeep, type Values } from '../language/interpolate.ts';
 import type { FlowStateMessage, GateStatus, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
-import { copy, dict } from './records.ts';
+import { copy, dict } from '../language/records.ts';
 import type { Turn } from './session.ts';
-import { toolButtons } from './touch.ts';
+import { toolButtons } from '../language/touch.ts';
 
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
   for (const h of hooks) {

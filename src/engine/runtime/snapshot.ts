@@ -4,11 +4,11 @@
 // on_enter hooks, no new epoch, no model turn, no action run. Pending values and a pending action
 // stay pending; deadlines keep the time they had left.
 
-import type { LoadedFlow } from './load-flow.ts';
+import type { LoadedFlow } from '../language/load-flow.ts';
 import { stateDef } from './error-state.ts';
-import type { Flow } from './flow.ts';
+import type { Flow } from '../language/flow.ts';
 import type { GateStatus } from './messages.ts';
-import { dict } from './records.ts';
+import { dict } from '../language/records.ts';
 import type { PendingAction, RunningAction, Session } from './session.ts';
 
 export const SNAPSHOT_FORMAT = 1;

@@ -1,8 +1,8 @@
 // Guard conditions on transitions: {variable, operator, value}, grouped by all: / any:.
 
-import type { Condition, Guard } from './flow.ts';
-import { pattern } from './patterns.ts';
-import { own } from './records.ts';
+import type { Condition, Guard } from '../language/flow.ts';
+import { pattern } from '../language/patterns.ts';
+import { own } from '../language/records.ts';
 
 function isEmptyValue(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);

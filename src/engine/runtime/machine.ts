@@ -5,14 +5,14 @@
 // sequences in statechart order. A step that decides nothing raises nothing, and no guard runs.
 
 import { enqueueActions, setup } from 'xstate';
-import type { Catalog } from './catalog.ts';
-import { END, ERROR, type Flow } from './flow.ts';
+import type { Catalog } from '../language/catalog.ts';
+import { END, ERROR, type Flow } from '../language/flow.ts';
 import { handleActionDone, handleFatal, handleTick, handleUi, handleUtterance, expire } from './inputs.ts';
 import { stateDef } from './error-state.ts';
 import { enterState, exitState } from './lifecycle.ts';
 import { inputPriority, type EngineInput, type EngineMessage } from './messages.ts';
-import { dict } from './records.ts';
-import { edgesOf } from './semantic-check.ts';
+import { dict } from '../language/records.ts';
+import { edgesOf } from '../language/reachability.ts';
 import { Turn, type Session } from './session.ts';
 import { handleToolCall, reject } from './tool-call.ts';
 

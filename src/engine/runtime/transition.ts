@@ -1,11 +1,11 @@
 // Trying to leave the current state: the confirmation gate, guards, then the chosen branch's
 // values. A blocked attempt is reported to the screen and to the LLM, as the flow says.
 
-import type { Branch } from './flow.ts';
+import type { Branch } from '../language/flow.ts';
 import { guardHolds } from './guards.ts';
-import { displayValue, interpolate } from './interpolate.ts';
+import { displayValue, interpolate } from '../language/interpolate.ts';
 import type { BlockReason } from './messages.ts';
-import { dict } from './records.ts';
+import { dict } from '../language/records.ts';
 import type { Decision, Turn } from './session.ts';
 
 /** What is still missing before the gate of the current state opens. */

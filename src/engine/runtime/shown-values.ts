@@ -2,10 +2,10 @@
 // in words in the flow's language ("March 15, 1990"). Used for what the screen and the kiosk's
 // own cues say; the LLM's prompt and flow_end keep the values as stored.
 
-import type { Catalog } from './catalog.ts';
-import type { Flow } from './flow.ts';
-import { dict } from './records.ts';
-import { isRealDate } from './values.ts';
+import type { Catalog } from '../language/catalog.ts';
+import type { Flow } from '../language/flow.ts';
+import { dict } from '../language/records.ts';
+import { isRealDate } from '../language/values.ts';
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 

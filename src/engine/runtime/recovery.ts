@@ -2,13 +2,13 @@
 // foresaw): the run goes to `settings.on_error` or `__error__` as a `fatal_error` would take it,
 // so one exception never leaves the kiosk without an answer. Pure, like the rest of the engine.
 
-import type { Catalog } from './catalog.ts';
+import type { Catalog } from '../language/catalog.ts';
 import { DEFAULT_ERROR_STATE } from './error-state.ts';
-import { ERROR, type Flow } from './flow.ts';
+import { ERROR, type Flow } from '../language/flow.ts';
 import { handleFatal } from './inputs.ts';
 import { enterState, exitState } from './lifecycle.ts';
 import type { EngineMessage } from './messages.ts';
-import { copy, dict, own } from './records.ts';
+import { copy, dict, own } from '../language/records.ts';
 import { newSession, Turn, type Session } from './session.ts';
 
 /** Where the run stands after a failed step, and what the runtime must hear about it. */

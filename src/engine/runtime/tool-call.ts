@@ -2,17 +2,18 @@
 // flow's auto_extract patterns as a fallback), generated gate and action tools, captures, and the
 // tool's transition. Every call gets exactly one tool_result.
 
-import { CONFIRM_ACTION, REJECT_ACTION, resolveTool, type ToolDef } from './flow.ts';
+import { CONFIRM_ACTION, REJECT_ACTION, resolveTool, type ToolDef } from '../language/flow.ts';
 import { confirmQuestion, confirmVariables, rejectVariables } from './gate.ts';
 import { runHttp } from './action-effects.ts';
-import { displayValue, interpolate } from './interpolate.ts';
+import { afterTool } from './after-tool.ts';
+import { displayValue, interpolate } from '../language/interpolate.ts';
 import type { RejectReason, ToolCallInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { pattern } from './patterns.ts';
-import { copy, dict, own } from './records.ts';
+import { pattern } from '../language/patterns.ts';
+import { copy, dict, own } from '../language/records.ts';
 import { shownValues } from './shown-values.ts';
-import { checkParam, inexactNumberIn, isBlank, type Converted } from './values.ts';
+import { checkParam, inexactNumberIn, isBlank, type Converted } from '../language/values.ts';
 
 export function reject(t: Turn, tool: string, callId: string, reason: RejectReason, detail: string, field?: string): void {
   t.emit({ type: 'tool_rejected', tool, call_id: callId, reason, detail, ...(field !== undefined ? { field } : {}) });
@@ -137,28 +138,6 @@ function capture(t: Turn, tool: ToolDef, values: Record<string, unknown>, source
     out[variable] = value;
   }
   return out;
-}
-
-/** The tool's transition, or a speech cue when it stays. */
-export function afterTool(t: Turn, tool: ToolDef): void {
-  const state = t.state!;
-  const branches = own(state.transitions.onToolCall, tool.name);
-  if (branches && attempt(t, branches, 'tool', false)) return;
-  if (branches) return; // blocked: reported already
-  const pending = t.pendingVars();
-  if (pending.length && pending.some((v) => !t.s.heard[v])) {
-    t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
-    return;
-  }
-  t.emit({ type: 'speech_cue', text: tool.speechCue ? interpolate(tool.speechCue, t.shown) : stillNeeded(t), reason: 'tool_handled' });
-}
-
-/** "Thank you. Next: your email address." from the form fields still empty. */
-export function stillNeeded(t: Turn): string {
-  const empty = (t.state?.ui?.fields ?? []).filter((f) => t.s.values[f.id] === undefined || t.s.values[f.id] === '');
-  if (empty.length === 0) return 'Thank you.';
-  const labels = empty.map((f) => interpolate(f.label, t.shown).replace(/[?:]\s*$/, '').toLowerCase());
-  return `Thank you. Next: ${labels.join(', ')}.`;
 }
 
 // ------------------------------------------------------------------ action gates (SPEC 5)

@@ -5,14 +5,14 @@
 // copies one the first time it writes to it (`write`), so a step costs what it changes, not the
 // size of everything the visitor has said so far.
 
-import type { Catalog } from './catalog.ts';
+import type { Catalog } from '../language/catalog.ts';
 import { stateDef } from './error-state.ts';
 import { shownValue } from './shown-values.ts';
-import { convertValue, type Converted } from './values.ts';
-import type { Flow, StateDef } from './flow.ts';
+import { convertValue, type Converted } from '../language/values.ts';
+import type { Flow, StateDef } from '../language/flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
-import { MAX_TEXT_CHARS } from './limits.ts';
-import { copy, dict, own } from './records.ts';
+import { MAX_TEXT_CHARS } from '../language/limits.ts';
+import { copy, dict, own } from '../language/records.ts';
 
 export interface PendingAction {
   id: string;

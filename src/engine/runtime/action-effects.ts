@@ -3,13 +3,13 @@
 // flow goes once the runtime answers: the answer's captures and `on_action_done` (or the tool's
 // on_tool_call mapping), or `on_action_failed` and a plain sentence for the visitor.
 
-import { resolveTool, type Branch, type ToolDef } from './flow.ts';
-import { displayValue, interpolate, interpolateDeep, templateNames } from './interpolate.ts';
+import { resolveTool, type Branch, type ToolDef } from '../language/flow.ts';
+import { displayValue, interpolate, interpolateDeep, templateNames } from '../language/interpolate.ts';
 import type { ActionDoneInput } from './messages.ts';
-import { copy, own } from './records.ts';
+import { copy, own } from '../language/records.ts';
 import type { RunningAction, Turn } from './session.ts';
 import { attempt } from './transition.ts';
-import { afterTool } from './tool-call.ts';
+import { afterTool } from './after-tool.ts';
 
 /** What the visitor hears and sees when an action did not go through; never the error itself. */
 export const ACTION_FAILED_SENTENCE = 'Sorry, that did not go through. Nothing was done.';

@@ -4,7 +4,7 @@
 // (State ids, variables and tools are mapping keys: YAML itself refuses a repeated key.)
 
 import type { SourcePath } from './flow.ts';
-import { optionId } from './normalize.ts';
+import { optionId } from './normalize-screen.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
 

@@ -15,9 +15,23 @@ import {
   type ToolDef,
   type ValueType,
 } from './flow.ts';
-import type { ToolSpec } from './messages.ts';
 import { dict, own } from './records.ts';
 import { paramJsonSchema } from './values.ts';
+
+/** An OpenAI-style function tool definition, as handed to the language model. */
+export interface ToolSpec {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    parameters: {
+      type: 'object';
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+      additionalProperties: false;
+    };
+  };
+}
 
 export interface VariableInfo {
   name: string;

@@ -1,0 +1,85 @@
+// Meaning checks on one state, in the order they are reported: its tools and transitions (their own
+// files), then its confirmation gate, listening settings, texts on screen and entry and exit hooks.
+
+import { checkStateTools } from './check-tools.ts';
+import { checkTransitions } from './check-transitions.ts';
+import { TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
+import { own } from './records.ts';
+import type { SemanticContext } from './semantic-context.ts';
+import type { Reporter } from './source.ts';
+
+/** Every check of one state, each reporting as it goes. */
+export function checkState(c: SemanticContext, s: StateDef): void {
+  checkStateTools(c, s);
+  checkTransitions(c, s);
+  checkGate(c, s);
+  if (Object.keys(s.turnTaking).length) checkTurnTaking(c.r, { ...c.flow.turnTaking, ...s.turnTaking }, [...s.at, 'turn_taking']);
+  checkTexts(c, s);
+  checkHooks(c, s);
+}
+
+/** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
+export function checkTurnTaking(r: Reporter, t: TurnTakingDef, at: SourcePath): void {
+  const free = t.endSilenceMs ?? TURN_TAKING_DEFAULTS.endSilenceMs;
+  const dictation = t.dictationSilenceMs ?? TURN_TAKING_DEFAULTS.dictationSilenceMs;
+  if (dictation < free) {
+    r.warn('bad-value', [...at, t.dictationSilenceMs !== undefined ? 'dictation_silence_ms' : 'end_silence_ms'], `dictation_silence_ms (${dictation}) is shorter than end_silence_ms (${free}): people pause inside phone numbers and dates, so dictated answers would be cut off sooner than free ones`);
+  }
+}
+
+/** A declared gate: its variables exist and can be set here, and its targets and prompt name what exists. */
+function checkGate(c: SemanticContext, s: StateDef): void {
+  const { r, cat } = c;
+  const gate = s.gate;
+  if (!gate || gate.implicit) return;
+  const settable = cat.settable.get(s.id)!;
+  gate.variables.forEach((v, i) => {
+    if (!cat.variables.has(v)) {
+      c.checkVar(v, [...gate.at, 'variables', i], 'the confirmation gate');
+    } else if (!settable.has(v)) {
+      r.error('ungated-capture', [...gate.at, 'variables', i], `gated variable "${v}" cannot be set in state "${s.id}": no offered tool, form field or utterance capture sets it`);
+    }
+  });
+  c.checkBranches(gate.onConfirm);
+  if (gate.onReject.target) c.checkTarget(gate.onReject.target, [...gate.at, 'on_reject', 'target']);
+  c.checkTemplate(gate.prompt, [...gate.at, 'prompt'], 'the gate prompt');
+}
+
+/** The texts of the prompt and the screen name variables; a screen of a kind the kiosk does not draw is said. */
+function checkTexts(c: SemanticContext, s: StateDef): void {
+  const { checkTemplate } = c;
+  checkTemplate(s.agent.prompt, [...s.at, 'agent', 'prompt'], `the prompt of "${s.id}"`);
+  if (!s.ui) return;
+  if (s.ui.type === 'other') {
+    c.r.warn('not-acted-on', [...s.at, 'ui', 'artifact_type'], `artifact type "${s.ui.declaredType}" is accepted but not rendered by this kiosk (the conversation still runs)`);
+  }
+  checkTemplate(s.ui.title, uiTextPath(c, s, s.ui.title), 'the artifact title');
+  checkTemplate(s.ui.text, uiTextPath(c, s, s.ui.text), 'the artifact text');
+  s.ui.fields.forEach((f) => checkTemplate(f.label, [...f.at, 'label'], 'a field label'));
+}
+
+/** The artifact key (title, prompt, text or content) whose text became `text`. */
+function uiTextPath(c: SemanticContext, s: StateDef, text: string | undefined): SourcePath {
+  const key = ['title', 'prompt', 'text', 'content'].find((k) => c.r.src.doc.getIn([...s.at, 'ui', k]) === text);
+  return key ? [...s.at, 'ui', key] : [...s.at, 'ui'];
+}
+
+/** on_enter and on_exit: each item does one thing, and names variables that exist. */
+function checkHooks(c: SemanticContext, s: StateDef): void {
+  const { r } = c;
+  const raw = own(own(r.src.data as Record<string, Record<string, Record<string, unknown>>>, 'states'), s.id) ?? {};
+  for (const hookKey of ['on_enter', 'on_exit'] as const) {
+    const items = raw[hookKey];
+    if (!Array.isArray(items)) continue;
+    items.forEach((item, i) => {
+      const does = ['set', 'clear', 'emit'].filter((k) => item !== null && typeof item === 'object' && k in item);
+      if (does.length !== 1) {
+        r.error('bad-value', [...s.at, hookKey, i], `each ${hookKey} item does one thing: set, clear or emit${does.length ? ` (this one has ${does.join(' and ')}; split it)` : ''}`);
+      }
+    });
+  }
+  for (const h of [...s.onEnter, ...s.onExit]) {
+    if (h.kind === 'clear') h.variables.forEach((v, i) => c.checkVar(v, [...h.at, i], 'clear'));
+    if (h.kind === 'set') for (const [k, v] of Object.entries(h.values)) if (typeof v === 'string') c.checkTemplate(v, [...h.at, k], 'a set value');
+  }
+}

@@ -1,0 +1,80 @@
+// A state's transitions in the Flow model: every way out (UI events, tool calls, action outcomes,
+// utterance rules, the time-out) as lists of branches, each with its guard and the values it sets.
+
+import type { ActionOutcomes, Branch, Condition, Guard, SourcePath, Transitions, UtteranceRule } from './flow.ts';
+import { asArr, asBool, asNum, asObj, asStr, isObj, strList, type Obj } from './raw-values.ts';
+import { dict } from './records.ts';
+
+/** A state's `transitions` mapping; `trAt` is where it is. */
+export function normalizeTransitions(tr: Obj, trAt: SourcePath): Transitions {
+  const branchesBy = (key: string) =>
+    dict(Object.entries(asObj(tr[key])).map(([name, t]) => [name, normalizeBranches(t, [...trAt, key, name])]));
+  const onAction = dict<ActionOutcomes>();
+  for (const key of ['done', 'failed'] as const) {
+    for (const [tool, bs] of Object.entries(branchesBy(`on_action_${key}`))) onAction[tool] = { ...onAction[tool], [key]: bs };
+  }
+  const to = asObj(tr['on_timeout']);
+  return {
+    onUiEvent: branchesBy('on_ui_event'),
+    onToolCall: branchesBy('on_tool_call'),
+    onAction,
+    onUtterance: normalizeUtteranceRules(tr['on_utterance'], [...trAt, 'on_utterance']),
+    ...(isObj(tr['on_timeout']) && typeof to['seconds'] === 'number' && typeof to['target'] === 'string'
+      ? {
+          onTimeout: {
+            seconds: to['seconds'],
+            target: to['target'],
+            ...(asNum(to['max_retries']) !== undefined ? { maxRetries: asNum(to['max_retries'])! } : {}),
+            ...(asStr(to['fallback']) !== undefined ? { fallback: asStr(to['fallback'])! } : {}),
+            at: [...trAt, 'on_timeout'],
+          },
+        }
+      : {}),
+  };
+}
+
+/** `on_utterance`: each rule's pattern, where its captures go, and its target's branches. */
+function normalizeUtteranceRules(raw: unknown, at: SourcePath): UtteranceRule[] {
+  return asArr(raw).map((rule, i) => {
+    const u = asObj(rule);
+    const pattern = asStr(u['pattern']) ?? '';
+    const ruleAt = [...at, i];
+    return {
+      pattern,
+      captureTo: strList(u['capture_to']),
+      namedGroups: [...pattern.matchAll(/\(\?<([A-Za-z_$][\w$]*)>/g)].map((m) => m[1]!),
+      branches: u['target'] === undefined ? [] : normalizeBranches(u['target'], [...ruleAt, 'target']),
+      requiresConfirmation: asBool(u['requires_confirmation'], false),
+      at: ruleAt,
+    };
+  });
+}
+
+function normalizeCondition(raw: unknown, at: SourcePath): Condition | Guard {
+  const c = asObj(raw);
+  if ('all' in c || 'any' in c) return normalizeGuard(c, at)!;
+  return {
+    variable: asStr(c['variable']) ?? '',
+    operator: (asStr(c['operator']) ?? 'eq') as Condition['operator'],
+    ...('value' in c ? { value: c['value'] } : {}),
+    at,
+  };
+}
+
+function normalizeGuard(raw: unknown, at: SourcePath): Guard | undefined {
+  const g = asObj(raw);
+  if (Array.isArray(g['all'])) return { all: g['all'].map((c, i) => normalizeCondition(c, [...at, 'all', i])) };
+  if (Array.isArray(g['any'])) return { any: g['any'].map((c, i) => normalizeCondition(c, [...at, 'any', i])) };
+  return undefined;
+}
+
+/** A target spec (string | branch | list) as a list of branches. */
+export function normalizeBranches(raw: unknown, at: SourcePath): Branch[] {
+  if (typeof raw === 'string') return [{ target: raw, set: {}, at }];
+  if (Array.isArray(raw)) return raw.flatMap((b, i) => normalizeBranches(b, [...at, i]));
+  if (isObj(raw) && typeof raw['target'] === 'string') {
+    const guard = normalizeGuard(raw['guard'], [...at, 'guard']);
+    return [{ target: raw['target'], set: asObj(raw['set']), ...(guard ? { guard } : {}), at: [...at, 'target'] }];
+  }
+  return [];
+}

@@ -1,0 +1,158 @@
+// Turns a structurally checked document into the Flow model: defaults filled in, Prepatu's
+// spellings folded into ours, targets turned into branch lists. It trusts the structure check
+// and stays defensive where that check already reported a problem. This file reads the flow and
+// its states; a state's transitions, gate, screen and tools are read in normalize-*.ts.
+
+import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, TurnTakingDef, ValueType, VariableDecl } from './flow.ts';
+import { normalizeGate, withUtteranceConfirmations, type BlockedNotice } from './normalize-gate.ts';
+import { normalizeArtifact } from './normalize-screen.ts';
+import { normalizeTools } from './normalize-tools.ts';
+import { normalizeTransitions } from './normalize-transitions.ts';
+import { asArr, asBool, asNum, asObj, asStr, isObj, strList, type Obj } from './raw-values.ts';
+import { dict } from './records.ts';
+import { convertValue } from './values.ts';
+
+export function normalizeFlow(data: unknown): Flow {
+  const d = asObj(data);
+  const settings = asObj(d['settings']);
+  const stateEntries = Object.entries(asObj(d['states']));
+  const stateOrder = stateEntries.map(([id]) => id);
+  const blocked = asObj(settings['on_transition_blocked']);
+  const flowNotify = {
+    notifyLlm: asBool(blocked['notify_llm'], true),
+    notifyClient: asBool(blocked['notify_client'], true),
+  };
+
+  const variables = dict<VariableDecl>();
+  for (const [name, raw] of Object.entries(asObj(d['variables']))) {
+    const v = asObj(raw);
+    const type = (asStr(v['type']) as ValueType | undefined) ?? (Array.isArray(v['enum']) ? 'enum' : 'string');
+    // A default is stored as its type holds it ("3" for an integer is 3; text stays as written);
+    // one that does not convert is a type-mismatch error, so such a flow never runs.
+    const given = Object.hasOwn(v, 'default') ? v['default'] : null;
+    const converted = given === null || type === 'string' ? undefined : convertValue(type, given, Array.isArray(v['enum']) ? v['enum'] : undefined);
+    variables[name] = {
+      name,
+      type,
+      required: asBool(v['required'], false),
+      ...(given !== null ? { default: converted?.ok ? converted.value : given } : {}),
+      ...(Array.isArray(v['enum']) ? { enum: v['enum'] } : {}),
+      persist: asBool(v['persist'], false),
+      at: ['variables', name],
+    };
+  }
+
+  const tools = normalizeTools(d['tools'], ['tools']);
+  const states = dict<StateDef>();
+  for (const [id, raw] of stateEntries) states[id] = normalizeState(id, asObj(raw), flowNotify);
+
+  return {
+    vfdl: 1,
+    id: asStr(d['id']) ?? 'flow',
+    title: asStr(d['title']) ?? asStr(d['id']) ?? 'flow',
+    ...(asStr(d['description']) !== undefined ? { description: asStr(d['description'])! } : {}),
+    ...(asStr(d['version']) !== undefined ? { version: asStr(d['version'])! } : {}),
+    language: asStr(d['language']) ?? 'en-US',
+    mode: d['mode'] === 'assistant' ? 'assistant' : 'kiosk',
+    basePrompt: asStr(d['base_prompt']) ?? asStr(settings['base_system_prompt']) ?? '',
+    initial: asStr(d['initial']) ?? asStr(d['initial_state']) ?? stateOrder[0] ?? '',
+    variables,
+    tools,
+    states,
+    turnTaking: normalizeTurnTaking(d['turn_taking']),
+    stateOrder,
+    settings: {
+      ...(asNum(settings['max_duration_secs']) !== undefined ? { maxDurationSecs: asNum(settings['max_duration_secs'])! } : {}),
+      ...(asStr(settings['on_timeout']) !== undefined ? { onTimeout: asStr(settings['on_timeout'])! } : {}),
+      ...(asStr(settings['on_error']) !== undefined ? { onError: asStr(settings['on_error'])! } : {}),
+      llmRequired: asBool(settings['llm_required'], false),
+      allowBack: asBool(settings['allow_back'], false),
+      ...flowNotify,
+    },
+  };
+}
+
+function normalizeTurnTaking(raw: unknown): TurnTakingDef {
+  const t = asObj(raw);
+  const expect = asStr(t['expect']);
+  return {
+    ...(asNum(t['end_silence_ms']) !== undefined ? { endSilenceMs: asNum(t['end_silence_ms'])! } : {}),
+    ...(asNum(t['dictation_silence_ms']) !== undefined ? { dictationSilenceMs: asNum(t['dictation_silence_ms'])! } : {}),
+    ...(asNum(t['min_speech_ms']) !== undefined ? { minSpeechMs: asNum(t['min_speech_ms'])! } : {}),
+    ...(typeof t['barge_in'] === 'boolean' ? { bargeIn: t['barge_in'] } : {}),
+    ...(asNum(t['barge_in_ms']) !== undefined ? { bargeInMs: asNum(t['barge_in_ms'])! } : {}),
+    ...(expect === 'auto' || expect === 'free' || expect === 'dictation' ? { expect } : {}),
+  };
+}
+
+function normalizeHooks(raw: unknown, at: SourcePath): HookAction[] {
+  return asArr(raw).flatMap((h, i): HookAction[] => {
+    const o = asObj(h);
+    const here = [...at, i];
+    if (isObj(o['set'])) return [{ kind: 'set', values: o['set'], at: [...here, 'set'] }];
+    if (o['clear'] !== undefined) return [{ kind: 'clear', variables: strList(o['clear']), at: [...here, 'clear'] }];
+    if (typeof o['emit'] === 'string') {
+      return [{ kind: 'emit', event: o['emit'], ...(isObj(o['data']) ? { data: o['data'] } : {}), at: [...here, 'emit'] }];
+    }
+    return [];
+  });
+}
+
+function normalizeState(id: string, s: Obj, flowNotify: BlockedNotice): StateDef {
+  const at: SourcePath = ['states', id];
+  const tr = asObj(s['transitions']);
+  const transitions = normalizeTransitions(tr, [...at, 'transitions']);
+  const stateBlocked = asObj(tr['on_transition_blocked']);
+  const blockedNotice = {
+    notifyLlm: asBool(stateBlocked['notify_llm'], flowNotify.notifyLlm),
+    notifyClient: asBool(stateBlocked['notify_client'], flowNotify.notifyClient),
+  };
+  let gate = normalizeGate(s['confirmation_gate'], [...at, 'confirmation_gate'], stateBlocked, flowNotify);
+  gate = withUtteranceConfirmations(id, gate, transitions.onUtterance, flowNotify);
+  const ui = normalizeArtifact(s['ui'], [...at, 'ui']);
+  return {
+    id,
+    onEnter: normalizeHooks(s['on_enter'], [...at, 'on_enter']),
+    onExit: normalizeHooks(s['on_exit'], [...at, 'on_exit']),
+    ...(ui ? { ui } : {}),
+    agent: normalizeAgent(asObj(s['agent'])),
+    tools: normalizeTools(s['tools'], [...at, 'tools']),
+    ...(gate ? { gate } : {}),
+    turnTaking: normalizeTurnTaking(s['turn_taking']),
+    transitions,
+    terminal: !hasExit(transitions) && !gate,
+    blockedNotice,
+    at,
+  };
+}
+
+/** A state's `agent`: its prompt, tools, context and response constraint. */
+function normalizeAgent(a: Obj): AgentDef {
+  const rc = asObj(a['response_constraint']);
+  return {
+    prompt: asStr(a['prompt']) ?? '',
+    tools: strList(a['tools']),
+    context: a['context'] === 'reset' ? 'reset' : 'append',
+    ...(isObj(a['response_constraint'])
+      ? {
+          responseConstraint: {
+            ...(asNum(rc['max_tokens']) !== undefined ? { maxTokens: asNum(rc['max_tokens'])! } : {}),
+            ...(asNum(rc['temperature']) !== undefined ? { temperature: asNum(rc['temperature'])! } : {}),
+            ...(Array.isArray(rc['stop_phrases']) ? { stopPhrases: strList(rc['stop_phrases']) } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** Whether a state has any way out: a mapped event, tool call, action outcome, utterance rule or time-out. */
+function hasExit(transitions: Transitions): boolean {
+  const { onUiEvent, onToolCall, onAction, onUtterance } = transitions;
+  return (
+    Object.keys(onUiEvent).length > 0 ||
+    Object.keys(onToolCall).length > 0 ||
+    Object.values(onAction ?? {}).some((o) => o.done !== undefined || o.failed !== undefined) ||
+    onUtterance.length > 0 ||
+    transitions.onTimeout !== undefined
+  );
+}

@@ -1,0 +1,75 @@
+// Meaning checks on a normalized flow: targets, tools, variables, prompts, patterns, generated
+// tool names, reachability and ways out. Each finding points at the most specific node. This file
+// checks the flow as a whole and runs the rest: each state (check-state.ts, check-tools.ts,
+// check-transitions.ts), unique ids, types and reachability.
+
+import type { Catalog } from './catalog.ts';
+import { checkState, checkTurnTaking } from './check-state.ts';
+import { checkTool } from './check-tools.ts';
+import { END, ERROR, type Flow } from './flow.ts';
+import { checkGraph } from './reachability.ts';
+import { own } from './records.ts';
+import { semanticContext, type SemanticContext } from './semantic-context.ts';
+import type { Reporter } from './source.ts';
+import { checkTypes } from './type-check.ts';
+import { checkUniqueIds } from './unique-ids.ts';
+
+export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
+  const c = semanticContext(r, flow, cat);
+  checkHeader(c);
+  checkTurnTaking(r, flow.turnTaking, ['turn_taking']);
+  checkStart(c);
+  for (const [name, t] of Object.entries(flow.tools)) checkTool(c, name, t);
+  for (const id of flow.stateOrder) checkState(c, flow.states[id]!);
+
+  checkUniqueIds(r);
+  checkTypes(r, flow, cat);
+  checkGraph(r, flow);
+  for (const v of Object.values(flow.variables)) {
+    if (v.required && v.default === undefined && !setAnywhere(v.name, cat)) {
+      r.warn('required-never-set', v.at, `required variable "${v.name}" is never set by any tool, field, capture or set`, true);
+    }
+  }
+}
+
+/** The flow's VFDL version and id, and the state ids it may not define. */
+function checkHeader({ r, flow }: SemanticContext): void {
+  const stateIds = new Set(flow.stateOrder);
+  const version = (r.src.data as Record<string, unknown>)['vfdl'];
+  if (version !== undefined && version !== 1) {
+    r.error('bad-value', ['vfdl'], `this kiosk reads VFDL version 1; this file says ${String(version)}`);
+  }
+  if (!/^[a-z][a-z0-9_]*$/.test(flow.id)) {
+    if (/^[a-z][a-z0-9_-]*$/.test(flow.id)) {
+      r.warn('bad-value', ['id'], `flow id "${flow.id}" should use underscores, not hyphens ([a-z][a-z0-9_]*)`);
+    } else {
+      r.error('bad-value', ['id'], `flow id "${flow.id}" must match [a-z][a-z0-9_]*`);
+    }
+  }
+  if (stateIds.has(END)) r.error('reserved-state', ['states', END], `"${END}" is reserved: it ends the flow and cannot be defined`, true);
+  for (const id of flow.stateOrder) {
+    if (id.startsWith('__') && id !== ERROR && id !== END) {
+      r.error('reserved-state', ['states', id], `state ids starting with "__" are reserved (only ${ERROR} may be defined)`, true);
+    }
+  }
+}
+
+/** Where a visit starts, where the settings send it (on_timeout, on_error), and the base prompt's names. */
+function checkStart({ r, flow, checkTarget, checkTemplate }: SemanticContext): void {
+  if (flow.stateOrder.length > 0) {
+    const initialAt = [typeof own(r.src.data as Record<string, unknown>, 'initial') === 'string' ? 'initial' : 'initial_state'];
+    if (flow.initial === END || flow.initial === ERROR) {
+      r.error('bad-value', initialAt, `a visit cannot start in "${flow.initial}": ${initialAt[0]} must name a state of this flow`);
+    } else checkTarget(flow.initial, initialAt);
+  }
+  if (flow.settings.onTimeout) checkTarget(flow.settings.onTimeout, ['settings', 'on_timeout']);
+  if (flow.settings.onError) checkTarget(flow.settings.onError, ['settings', 'on_error']);
+  checkTemplate(flow.basePrompt, 'base_prompt' in (r.src.data as object) ? ['base_prompt'] : ['settings', 'base_system_prompt'], 'the base prompt');
+}
+
+function setAnywhere(name: string, cat: Catalog): boolean {
+  for (const s of cat.settable.values()) if (s.has(name)) return true;
+  const info = cat.variables.get(name);
+  // Declared only: its recorded place is the declaration itself.
+  return info !== undefined && info.at[0] !== 'variables';
+}

@@ -1,0 +1,80 @@
+// What the meaning checks of one flow share: the reporter, the flow and its catalog, and the checks
+// of a name where it is used (a target, a variable, a template's names, a guard, a pattern).
+
+import type { Catalog } from './catalog.ts';
+import { didYouMean } from './diagnostics.ts';
+import { END, ERROR, type Branch, type Condition, type Flow, type Guard, type SourcePath } from './flow.ts';
+import { templateNames } from './interpolate.ts';
+import { slowPatternProblem } from './pattern-safety.ts';
+import type { Reporter } from './source.ts';
+
+export interface SemanticContext {
+  r: Reporter;
+  flow: Flow;
+  cat: Catalog;
+  /** a target must be a state of the flow, END or ERROR */
+  checkTarget(target: string, path: SourcePath): void;
+  /** a variable must be declared; `what` names where it is used */
+  checkVar(name: string, path: SourcePath, what: string): void;
+  /** every {name} of a text must be a variable */
+  checkTemplate(text: string | undefined, path: SourcePath, what: string): void;
+  /** each branch's target and guard */
+  checkBranches(bs: readonly Branch[]): void;
+  /** The compiled pattern; a pattern that does not compile, or could hang the kiosk, is an error. */
+  compiles(pattern: string, path: SourcePath, flags?: string, what?: string): RegExp | undefined;
+}
+
+/** The context of the checks of `flow`, which report to `r`. */
+export function semanticContext(r: Reporter, flow: Flow, cat: Catalog): SemanticContext {
+  const stateIds = new Set(flow.stateOrder);
+  const targets = [...stateIds, END];
+  const knownVars = [...cat.variables.keys()];
+
+  const checkTarget = (target: string, path: SourcePath) => {
+    if (!stateIds.has(target) && target !== END && target !== ERROR) {
+      r.error('unknown-target', path, `"${target}" is not a state of this flow or ${END}${didYouMean(target, targets)}`);
+    }
+  };
+  const checkVar = (name: string, path: SourcePath, what: string) => {
+    if (!cat.variables.has(name)) {
+      r.error('unknown-variable', path, `${what} refers to unknown variable "${name}"${didYouMean(name, knownVars)}`);
+    }
+  };
+  const checkTemplate = (text: string | undefined, path: SourcePath, what: string) => {
+    if (text === undefined) return;
+    for (const name of new Set(templateNames(text))) checkVar(name, path, what);
+  };
+  const checkGuard = (g: Guard | Condition, path: SourcePath) => {
+    if ('all' in g || 'any' in g) {
+      const list = 'all' in g ? g.all : g.any;
+      list.forEach((c) => checkGuard(c, (c as Condition).at ?? path));
+      return;
+    }
+    checkVar(g.variable, [...g.at, 'variable'], 'a guard');
+    if (g.operator === 'matches' && typeof g.value === 'string') compiles(g.value, [...g.at, 'value'], 'i', 'guard pattern');
+  };
+  const checkBranches = (bs: readonly Branch[]) => {
+    for (const b of bs) {
+      checkTarget(b.target, b.at);
+      if (b.guard) checkGuard(b.guard, b.at);
+    }
+  };
+  function compiles(pattern: string, path: SourcePath, flags = 'i', what = 'pattern'): RegExp | undefined {
+    let re: RegExp;
+    try {
+      re = new RegExp(pattern, flags);
+    } catch (e) {
+      r.error('bad-pattern', path, `${what} does not compile: ${regExpProblem(e)}`);
+      return undefined;
+    }
+    const slow = slowPatternProblem(pattern);
+    if (slow) r.error('slow-pattern', path, `${what} can take seconds on some input: ${slow}`);
+    return re;
+  }
+  return { r, flow, cat, checkTarget, checkVar, checkTemplate, checkBranches, compiles };
+}
+
+/** What is wrong with a pattern, without the "Invalid regular expression: /…/i: " prefix that repeats it. */
+function regExpProblem(e: unknown): string {
+  return (e as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '');
+}

@@ -1,0 +1,19 @@
+// The flow-source port: where the kiosk gets its flow, as the page and the operator panel see it.
+// The kiosk's own source (src/adapters/flow-files.ts) has the flows bundled with the app and any
+// flow file at an address (`?flow=`), with the last good copy of it; tests give their own.
+
+import type { LoadResult } from '../engine/language/load-flow.ts';
+
+export interface FlowLoad extends LoadResult {
+  /** what was asked for: a bundled name or a URL */
+  source: string;
+}
+
+export interface FlowSource {
+  /** Loads the flow a page query names (`?flow=`), or the default one. Never throws: a failure is a diagnostic. */
+  load(search: string): Promise<FlowLoad>;
+  /** the names of the flows that ship with the app, sorted */
+  bundledNames(): string[];
+  /** the flow the kiosk runs when none is named */
+  readonly defaultName: string;
+}

@@ -1,0 +1,280 @@
+// The kiosk's own life, as a statechart: loading the flow (or finding it broken), the idle screen,
+// the operator's panel, a visit and its end screen. Its timers are delayed transitions on the
+// clock the actor is given: "Are you still there?" after the visitor goes quiet and the wipe after
+// its grace, the end screen's countdown, and the moment a new screen's buttons wait before they
+// act. The flow engine decides the flow; this machine decides the screen around it. Like the
+// engine it only decides: what it does (wiping a visit, holding taps) is named here and performed
+// by the kiosk (kiosk.svelte.ts), which provides those actions.
+
+import { and, assign, not, raise, setup, stateIn, type SnapshotFrom } from 'xstate';
+
+/** The kiosk's timing, in milliseconds. */
+export interface LifeTiming {
+  /** a visitor quiet this long is asked "Are you still there?" */
+  idleMs: number;
+  /** how long that question waits before the visit is wiped */
+  graceMs: number;
+  /** how long the end screen stays */
+  endMs: number;
+  /** how long a new screen's buttons wait before they act (longer than a double tap's gap) */
+  settleMs: number;
+}
+
+export interface LifeContext {
+  timing: LifeTiming;
+  /** how long the visitor had been quiet when the presence timer was last armed (a visit taken up after a reload) */
+  quietMs: number;
+  /** whole seconds the end screen has left, while it counts down */
+  endsIn: number | null;
+  /** ms until the countdown's next step (the first may be a part of a second) */
+  tickMs: number;
+}
+
+export type LifeEvent =
+  /** the flow loaded and checked: the idle screen */
+  | { type: 'flow.loaded' }
+  /** the flow could not be used: its diagnostics, for staff */
+  | { type: 'flow.invalid' }
+  /** a visit kept before a reload was taken up; the visitor had been quiet for `quietMs` */
+  | { type: 'visit.resumed'; quietMs: number }
+  | { type: 'start' }
+  /** any sign of the visitor: a tap, typing, speech */
+  | { type: 'activity' }
+  /** "Start over" (`confirmed`: the visitor already said yes to it); `answers`: something of theirs is on screen */
+  | { type: 'start_over'; confirmed: boolean; answers: boolean }
+  /** "No, go on" to "Start over?" */
+  | { type: 'keep_going' }
+  /** "Finish" on the end screen */
+  | { type: 'finish' }
+  /** the screen changed under the visitor's finger: its buttons wait a moment */
+  | { type: 'screen.changed' }
+  /** the flow entered a step; `failed`: its error step, where nothing is left to go on with */
+  | { type: 'flow.step'; failed: boolean }
+  /** the flow ended; `assistant`: the conversation goes on (an assistant flow), else the end screen counts down */
+  | { type: 'flow.ended'; assistant: boolean }
+  | { type: 'panel.opened' }
+  | { type: 'panel.closed' }
+  /** raised by the machine itself: the visit was wiped, nothing of it is on screen */
+  | { type: 'screen.cleared' };
+
+export interface LifeInput {
+  timing: LifeTiming;
+}
+
+// A transition that starts a timer again re-enters the state that holds the timer, never a
+// region of a parallel state: re-entering a region would re-enter its parallel siblings too.
+const presence = {
+  initial: 'here',
+  states: {
+    here: {
+      always: { guard: 'quietTooLong', target: 'stillThere' },
+      after: { untilAsked: 'stillThere' },
+      on: { activity: { target: 'here', reenter: true, actions: 'heard' } },
+    },
+    stillThere: {
+      after: { grace: { target: '#kiosk.life.idle', actions: ['wipe', 'cleared'] } },
+      on: { activity: { target: 'here', actions: 'heard' } },
+    },
+  },
+} as const;
+
+/** The kiosk's life. Provide `wipe` and `holdTaps` (see kiosk.svelte.ts). */
+export const kioskLife = setup({
+  types: {
+    context: {} as LifeContext,
+    events: {} as LifeEvent,
+    input: {} as LifeInput,
+  },
+  actions: {
+    /** drops every trace of the visitor: performed by the kiosk */
+    wipe: () => {},
+    /** taps made from now until the screen settles are dropped: performed by the kiosk */
+    holdTaps: () => {},
+    /** the screen is empty of the visit: no tap waits for it to settle */
+    cleared: raise({ type: 'screen.cleared' }),
+    /** a sign of the visitor, to the presence timer */
+    stirred: raise({ type: 'activity' }),
+    heard: assign({ quietMs: 0 }),
+    resumedQuiet: assign({ quietMs: ({ event }) => (event.type === 'visit.resumed' ? Math.max(0, event.quietMs) : 0) }),
+    startCountdown: assign(({ context }) => {
+      const seconds = context.timing.endMs / 1000;
+      const endsIn = Math.ceil(seconds);
+      return { endsIn, tickMs: Math.max(0, seconds - (endsIn - 1)) * 1000 };
+    }),
+    countDown: assign(({ context }) => ({ endsIn: (context.endsIn ?? 1) - 1, tickMs: 1000 })),
+    stopCountdown: assign({ endsIn: null }),
+  },
+  guards: {
+    quietTooLong: ({ context }) => context.quietMs >= context.timing.idleMs,
+    mustAsk: ({ event }) => event.type === 'start_over' && !event.confirmed && event.answers,
+    failed: ({ event }) => event.type === 'flow.step' && event.failed,
+    assistant: ({ event }) => event.type === 'flow.ended' && event.assistant,
+    moreSeconds: ({ context }) => (context.endsIn ?? 0) > 1,
+  },
+  delays: {
+    untilAsked: ({ context }) => Math.max(0, context.timing.idleMs - context.quietMs),
+    grace: ({ context }) => Math.max(0, context.timing.graceMs - Math.max(0, context.quietMs - context.timing.idleMs)),
+    settle: ({ context }) => context.timing.settleMs,
+    tick: ({ context }) => context.tickMs,
+  },
+}).createMachine({
+  id: 'kiosk',
+  type: 'parallel',
+  context: ({ input }) => ({ timing: input.timing, quietMs: 0, endsIn: null, tickMs: 1000 }),
+  states: {
+    life: {
+      initial: 'loading',
+      states: {
+        loading: {
+          on: {
+            'flow.loaded': 'idle',
+            'flow.invalid': 'invalid',
+            'visit.resumed': { target: 'visit', actions: 'resumedQuiet' },
+          },
+        },
+        invalid: {
+          on: { 'panel.opened': 'operator.overInvalid' },
+        },
+        idle: {
+          entry: 'heard',
+          on: {
+            start: { target: 'visit', actions: ['wipe', 'cleared'] },
+            'panel.opened': 'operator.overIdle',
+          },
+        },
+        /** the operator's panel is up (from the idle screen, or over a broken flow) */
+        operator: {
+          initial: 'overIdle',
+          states: {
+            overIdle: { on: { 'panel.closed': '#kiosk.life.idle' } },
+            overInvalid: { on: { 'panel.closed': '#kiosk.life.invalid' } },
+          },
+        },
+        visit: {
+          type: 'parallel',
+          states: {
+            presence,
+            startOver: {
+              initial: 'closed',
+              states: {
+                closed: {},
+                asking: { on: { keep_going: { target: 'closed', actions: 'stirred' } } },
+              },
+            },
+            step: {
+              initial: 'going',
+              states: { going: {}, failed: {} },
+              on: {
+                'flow.step': [
+                  { guard: 'failed', target: '.failed' },
+                  { target: '.going' },
+                ],
+              },
+            },
+          },
+          on: {
+            start_over: [
+              // On the error step nothing is left to go on with: no question.
+              { guard: and(['mustAsk', not(stateIn({ life: { visit: { step: 'failed' } } }))]), target: '.startOver.asking', actions: 'stirred' },
+              { target: 'idle', actions: ['wipe', 'cleared'] },
+            ],
+            'flow.ended': [
+              { guard: 'assistant', target: 'ended.talking' },
+              { target: 'ended.counting' },
+            ],
+          },
+        },
+        ended: {
+          initial: 'counting',
+          states: {
+            /** the end screen counts down, then wipes itself */
+            counting: {
+              entry: 'startCountdown',
+              exit: 'stopCountdown',
+              initial: 'waiting',
+              states: {
+                waiting: {
+                  after: {
+                    tick: [
+                      { guard: 'moreSeconds', target: 'waiting', reenter: true, actions: 'countDown' },
+                      { target: '#kiosk.life.idle', actions: ['wipe', 'cleared'] },
+                    ],
+                  },
+                },
+              },
+            },
+            /** an assistant flow has ended its task and goes on talking, until the visitor goes */
+            talking: {
+              entry: 'heard',
+              type: 'parallel',
+              states: { presence },
+            },
+          },
+          on: {
+            finish: { target: 'idle', actions: ['wipe', 'cleared'] },
+            start_over: { target: 'idle', actions: ['wipe', 'cleared'] },
+          },
+        },
+      },
+    },
+    /** a screen just changed: its buttons wait a moment, so a double tap cannot act on the next one */
+    taps: {
+      initial: 'settled',
+      states: {
+        settled: {
+          on: { 'screen.changed': 'settling' },
+        },
+        settling: {
+          entry: 'holdTaps',
+          after: { settle: 'settled' },
+          on: {
+            'screen.changed': { target: 'settling', reenter: true },
+            'screen.cleared': 'settled',
+          },
+        },
+      },
+    },
+  },
+});
+
+export type LifeSnapshot = SnapshotFrom<typeof kioskLife>;
+
+/** The phase of the kiosk the page shows (`data-phase`): the operator's panel sits over the idle or the broken-flow screen. */
+export type Phase = 'loading' | 'invalid' | 'idle' | 'running' | 'ended';
+
+/** What the screens read of the kiosk's life. */
+export interface LifeView {
+  phase: Phase;
+  operator: boolean;
+  settling: boolean;
+  stillThere: boolean;
+  askingStartOver: boolean;
+  failed: boolean;
+  endsIn: number | null;
+}
+
+export function lifeView(s: LifeSnapshot): LifeView {
+  const phase: Phase = s.matches({ life: 'loading' })
+    ? 'loading'
+    : s.matches({ life: 'invalid' }) || s.matches({ life: { operator: 'overInvalid' } })
+      ? 'invalid'
+      : s.matches({ life: 'idle' }) || s.matches({ life: 'operator' })
+        ? 'idle'
+        : s.matches({ life: 'visit' })
+          ? 'running'
+          : 'ended';
+  return {
+    phase,
+    operator: s.matches({ life: 'operator' }),
+    settling: s.matches({ taps: 'settling' }),
+    stillThere: s.matches({ life: { visit: { presence: 'stillThere' } } }) || s.matches({ life: { ended: { talking: { presence: 'stillThere' } } } }),
+    askingStartOver: s.matches({ life: { visit: { startOver: 'asking' } } }),
+    failed: s.matches({ life: { visit: { step: 'failed' } } }),
+    endsIn: s.context.endsIn,
+  };
+}
+
+/** Two views alike: the screens need not hear of it. */
+export function sameView(a: LifeView, b: LifeView): boolean {
+  return (Object.keys(a) as (keyof LifeView)[]).every((k) => a[k] === b[k]);
+}

@@ -1,0 +1,205 @@
+// What the visitor sees of the flow's current step, kept from the engine's messages: the step
+// itself, each field's value and whether it waits for a yes, the notice beside a field, and the
+// action waiting on its card or being performed. Labels come from the flow, in the visitor's words.
+
+import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import { resolveTool, type Field } from '../engine/language/flow.ts';
+import { displayValue } from '../engine/language/interpolate.ts';
+import { copy, dict, own } from '../engine/language/records.ts';
+import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage } from '../engine/runtime/messages.ts';
+
+export type FieldStatus = 'empty' | 'pending' | 'confirmed' | 'set';
+
+export interface FieldState {
+  value: string;
+  status: FieldStatus;
+  /** the visitor chose "Change": the field is open for typing */
+  editing: boolean;
+}
+
+export interface Notice {
+  /** the variable the notice sits beside, if any */
+  near: string | null;
+  text: string;
+}
+
+/** A value of the pending action the visitor may change on its card ("Change"). */
+export interface ActionField {
+  name: string;
+  label: string;
+  input: 'text' | 'number' | 'date' | 'select';
+  options: string[];
+  value: string;
+}
+
+/** An action waiting for the visitor's yes, as its card shows it. */
+export interface PendingActionView {
+  id: string;
+  summary: string;
+  fields: ActionField[];
+}
+
+/** What a message changed that the kiosk around the step must act on. */
+export interface StepChange {
+  /** a new screen (a step, a card, the card giving way): its buttons wait a moment */
+  screenChanged: boolean;
+  /** an action did not go through */
+  actionFailed: boolean;
+}
+
+export class StepView {
+  screen = $state<FlowStateMessage | null>(null);
+  /** by variable: a record without a prototype, replaced whole on each change (a Svelte proxy
+   *  would take a field named like an Object member, `constructor`, for one it cannot write) */
+  fields = $state.raw<Record<string, FieldState>>(dict());
+  notice = $state<Notice | null>(null);
+  pendingAction = $state<PendingActionView | null>(null);
+  /** a confirmed action is being performed: what it does, in the visitor's words */
+  actionRunning = $state<string | null>(null);
+
+  constructor(private readonly flow: () => LoadedFlow | null) {}
+
+  /** Takes in one of the engine's messages. */
+  apply(m: EngineMessage): StepChange {
+    const change: StepChange = { screenChanged: false, actionFailed: false };
+    switch (m.type) {
+      case 'flow_state':
+        change.screenChanged = true;
+        this.show(m);
+        break;
+      case 'flow_variable': {
+        const f = this.fields[m.name];
+        if (!f) break;
+        const status: FieldStatus = m.status === 'cleared' ? 'empty' : m.status;
+        const editing = f.editing && status !== 'confirmed';
+        this.setField(m.name, { value: m.status === 'cleared' ? '' : displayValue(m.value), status, editing });
+        if (this.notice?.near === m.name && status !== 'pending') this.notice = null;
+        break;
+      }
+      case 'transition_blocked':
+        this.notice = this.blockedNotice(m);
+        break;
+      case 'action_pending':
+        change.screenChanged = true;
+        this.pendingAction = { id: m.action_id, summary: m.summary, fields: this.actionFields(m.tool, m.args) };
+        break;
+      case 'action_run':
+        if (this.pendingAction?.id === m.action_id) {
+          // The card gives way: its buttons, and those that move up under a finger, wait a moment.
+          change.screenChanged = true;
+          this.actionRunning = this.pendingAction.summary;
+          this.pendingAction = null;
+        }
+        break;
+      case 'action_result':
+        if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
+        if (m.status === 'done' || m.status === 'failed') this.actionRunning = null;
+        change.actionFailed = m.status === 'failed';
+        break;
+      default:
+        break;
+    }
+    return change;
+  }
+
+  /** A new step: its fields as the engine has them, the notice of the step before gone. */
+  private show(m: FlowStateMessage): void {
+    this.screen = m;
+    this.notice = null;
+    const fields = dict<FieldState>();
+    for (const f of m.artifact?.fields ?? []) {
+      const v = own(m.values, f.id);
+      const gate = own(m.gate, f.id);
+      fields[f.id] = {
+        value: v === undefined ? '' : displayValue(v),
+        status: gate ?? (v === undefined ? 'empty' : 'set'),
+        editing: false,
+      };
+    }
+    this.fields = fields;
+  }
+
+  /** One field's new state, in a new record so the screen sees the change. */
+  setField(variable: string, state: FieldState): void {
+    const fields = copy(this.fields);
+    fields[variable] = state;
+    this.fields = fields;
+  }
+
+  /** What was typed and not yet sent (kept before a reload), where each field still stands as it did. */
+  restoreTyped(kept: Readonly<Record<string, FieldState>>): void {
+    const fields = copy(this.fields);
+    for (const [id, f] of Object.entries(kept)) if (fields[id]?.status === f.status) fields[id] = { ...f };
+    this.fields = fields;
+  }
+
+  /** The form's values waiting for the visitor's yes (not being changed), in the form's order. */
+  get waitingFields(): string[] {
+    return (this.screen?.artifact?.fields ?? []).filter((f) => this.fields[f.id]?.status === 'pending' && !this.fields[f.id]?.editing).map((f) => f.id);
+  }
+
+  /** A value of the visitor's is in the form, or an action of theirs waits. */
+  get hasEntries(): boolean {
+    return Object.values(this.fields).some((f) => f.value !== '') || this.pendingAction !== null;
+  }
+
+  clear(): void {
+    this.screen = null;
+    this.fields = dict();
+    this.notice = null;
+    this.pendingAction = null;
+    this.actionRunning = null;
+  }
+
+  /**
+   * A variable in the visitor's words, for the end screen: the label of the field that asks for it
+   * without a leading "Your" ("Date of birth"), or the variable's own words when that label is a
+   * question ("What's your first name?" → "First name") or no field asks for it.
+   */
+  fieldLabel(variable: string): string {
+    let label: string | undefined;
+    for (const s of Object.values(this.flow()?.flow.states ?? {})) {
+      label ??= s.ui?.fields.find((x: Field) => x.id === variable)?.label.trim();
+    }
+    const words = label === undefined || label.endsWith('?') ? variable.replace(/_/g, ' ') : label.replace(/:$/, '').replace(/^your\s+/i, '');
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  /** A variable named inside a sentence ("Please check your date of birth"): fieldLabel, first word in lower case. */
+  private fieldNoun(variable: string): string {
+    return this.fieldLabel(variable).replace(/^\p{Lu}(?=\p{Ll}|\s|$)/u, (c) => c.toLowerCase());
+  }
+
+  /** The values of a pending action the visitor may change, from its tool's parameters. */
+  private actionFields(tool: string, args: Readonly<Record<string, unknown>>): ActionField[] {
+    const loaded = this.flow();
+    const state = loaded && this.screen ? own(loaded.flow.states, this.screen.state) : undefined;
+    const def = state && loaded ? resolveTool(loaded.flow, state, tool) : undefined;
+    return (def?.parameters ?? []).map((p) => {
+      const words = p.name.replace(/_/g, ' ').trim();
+      return {
+        name: p.name,
+        label: words.charAt(0).toUpperCase() + words.slice(1),
+        input: p.enum ? 'select' : p.type === 'date' ? 'date' : p.type === 'number' || p.type === 'integer' ? 'number' : 'text',
+        options: (p.enum ?? []).map((o) => displayValue(o)),
+        value: displayValue(own(args, p.name)),
+      };
+    });
+  }
+
+  private blockedNotice(m: TransitionBlockedMessage): Notice {
+    const names = Object.keys(m.variables);
+    const labels = names.map((v) => this.fieldNoun(v));
+    const near = names.find((v) => this.fields[v] !== undefined) ?? null;
+    switch (m.reason) {
+      case 'pending_confirmation':
+        return { near, text: `Please check your ${labels.join(' and ')} first: tap Confirm if it is right, or Change if not.` };
+      case 'not_captured':
+        return { near, text: `We still need your ${labels.join(' and ')}.` };
+      case 'invalid_input':
+        return { near, text: `Please check your ${labels.join(' and ')}.` };
+      case 'guard_failed':
+        return { near: null, text: "That isn't possible yet. Please check your answers." };
+    }
+  }
+}

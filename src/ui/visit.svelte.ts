@@ -1,0 +1,269 @@
+// One visitor's conversation with the flow, from Start (or a reload that takes it up) to the wipe:
+// the FlowEngine, its Conversation, the flow's actions, the captions of both sides, the microphone
+// and the kiosk's voice, and the copy kept on the device at every change. What the engine says
+// goes to the step on screen (step-view.svelte.ts) and, as events, to the kiosk's life.
+
+import { tick } from 'svelte';
+import { ACTION_FAILED_SENTENCE } from '../engine/runtime/action-effects.ts';
+import type { FlowEngine } from '../engine/runtime/engine.ts';
+import { ERROR } from '../engine/language/flow.ts';
+import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { ActionDoneInput, EngineMessage, UiEventInput } from '../engine/runtime/messages.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Timers } from '../ports/timers.ts';
+import type { KeptVisit, VisitStore } from '../pwa/visit-store.ts';
+import { Conversation } from '../voice/conversation.ts';
+import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
+import { KioskActions } from './kiosk-actions.ts';
+import type { LifeEvent } from './kiosk-life.ts';
+import type { KioskVoice, MarkFn } from './kiosk-voice.svelte.ts';
+import type { KioskParts } from './kiosk-parts.ts';
+import type { StepView } from './step-view.svelte.ts';
+import { keptVisit } from './visit-keeping.ts';
+
+export interface Caption {
+  id: string;
+  who: 'visitor' | 'agent';
+  text: string;
+  final: boolean;
+}
+
+/** What a visit needs of the kiosk around it. */
+export interface VisitPlace {
+  loaded: LoadedFlow;
+  /** the flow as the kiosk loaded it (a bundled name or an address), kept with the copy */
+  source: string;
+  parts: KioskParts;
+  clock: Clock;
+  timers: Timers;
+  mark: MarkFn;
+  visits: VisitStore | null;
+  step: StepView;
+  voice: KioskVoice;
+  /** tells the kiosk's life what happened */
+  tell(event: LifeEvent): void;
+  /** the kiosk's life is in a visit (the copy is kept only then) */
+  inVisit(): boolean;
+  /** the flow ended with these values, for the end screen */
+  ended(variables: Record<string, unknown>): void;
+}
+
+export class Visit {
+  captions = $state<Caption[]>([]);
+  busy = $state(false);
+  assistantNote = $state<string | null>(null);
+
+  private readonly conversation: Conversation;
+  private readonly actions: KioskActions;
+  private captionSeq = 0;
+  /** a spoken turn was handed on and its effect has not reached the screen yet (vk:screen) */
+  private awaitingScreen = false;
+  /** the engine's messages being handled come from a tap */
+  private tapping = false;
+  /** the visit is kept for a reload at every change (from its first step until it ends or is wiped) */
+  private keeping = false;
+  /** clock time of the visitor's last sign of activity */
+  private lastActivity = 0;
+
+  /** `actionNonce`: the visit's part of its action ids, kept from before a reload (a new visit gets a new one). */
+  constructor(
+    private readonly place: VisitPlace,
+    private readonly engine: FlowEngine,
+    actionNonce?: string,
+  ) {
+    const { parts } = place;
+    const model = parts.model();
+    this.actions = new KioskActions(parts.actionRunner, parts.actionRunner, place.loaded.flow.id, (done: ActionDoneInput) => this.guarded(() => this.conversation.actionDone(done)), place.timers, actionNonce);
+    this.conversation = new Conversation(engine, model, parts.fallback(model), place.clock, place.timers, {
+      engine: (ms) => this.onEngine(ms),
+      agentSpeech: (reply, text, final) => {
+        this.caption(`agent-${reply}`, 'agent', text, final);
+        place.voice.reply(reply, text, final);
+        this.screenShows();
+      },
+      visitorSpeech: (text) => this.caption(`visitor-${++this.captionSeq}`, 'visitor', text, true),
+      notice: (kind, text, detail) => {
+        this.assistantNote = text;
+        if (detail) console.warn(`kiosk: ${kind}: ${detail}`);
+      },
+      busy: (busy) => {
+        this.busy = busy;
+        place.voice.setThinking(busy);
+      },
+    });
+  }
+
+  /** A new visit: the voice, the flow's first step, and the copy kept from now on. */
+  start(): void {
+    this.activity();
+    this.beginVoice();
+    this.conversation.start();
+    this.keeping = true;
+    this.keep();
+  }
+
+  /** The visit kept before a reload, taken up where it stood. Actions sent before it are asked after, never sent again. */
+  resume(kept: KeptVisit, messages: readonly EngineMessage[]): void {
+    for (const run of kept.engine.session.running) this.actions.recover({ actionId: run.id, serverId: this.actions.serverId(run.id), tool: run.tool });
+    this.captions = kept.captions;
+    this.captionSeq = kept.captionSeq;
+    this.conversation.resume(messages, kept.conversation);
+    this.place.step.restoreTyped(kept.fields);
+    this.lastActivity = kept.lastActivity;
+    this.keeping = true;
+    this.keep();
+    this.beginVoice();
+  }
+
+  /** Ends the visit: the conversation, its actions, the microphone and the voice stop; the copy is deleted. */
+  stop(): void {
+    this.keeping = false;
+    this.place.visits?.clear();
+    this.place.voice.end();
+    this.awaitingScreen = false;
+    this.conversation.stop();
+    this.actions.stop();
+  }
+
+  /** Something the visitor said or typed. */
+  say(text: string): void {
+    this.activity();
+    this.guarded(() => this.conversation.say(text));
+  }
+
+  /** Something the visitor tapped. */
+  ui(event: UiEventInput): void {
+    this.activity();
+    this.tapping = true;
+    try {
+      this.guarded(() => this.conversation.ui(event));
+    } finally {
+      this.tapping = false;
+    }
+  }
+
+  /** Any sign of the visitor: restarts the walk-away timer and dismisses the question. */
+  activity(): void {
+    this.lastActivity = this.place.clock.now();
+    this.place.tell({ type: 'activity' });
+    this.keep();
+  }
+
+  /** Something of the visitor's was said or typed. */
+  get visitorSpoke(): boolean {
+    return this.captions.some((c) => c.who === 'visitor');
+  }
+
+  /** Keeps the visit as it stands now, for a reload or a crash. */
+  keep(): void {
+    const { visits } = this.place;
+    if (!this.keeping || !visits || !this.place.inVisit()) return;
+    try {
+      visits.save(
+        keptVisit({
+          source: this.place.source,
+          savedAt: this.place.clock.now(),
+          lastActivity: this.lastActivity,
+          engine: this.engine,
+          conversation: this.conversation,
+          captions: this.captions,
+          captionSeq: this.captionSeq,
+          fields: this.place.step.fields,
+          actionNonce: this.actions.nonce,
+        }),
+      );
+    } catch (error) {
+      // Keeping is a safety net: the visit goes on without it.
+      console.warn(`kiosk: could not keep the visit for a reload (${(error as Error).message})`);
+    }
+  }
+
+  /** The microphone and the kiosk's voice for this visit, where the kiosk has them. */
+  private beginVoice(): void {
+    const parts = this.place.parts.voiceParts?.(this.place.loaded.flow.language) ?? null;
+    if (!parts) return;
+    this.place.voice.begin(parts, {
+      heard: (text) => {
+        this.awaitingScreen = true;
+        this.say(text);
+      },
+      interrupted: () => this.conversation.interrupt(),
+    });
+  }
+
+  /** After a spoken turn, the first thing it changes on screen is timed (vk:screen). */
+  private screenShows(): void {
+    if (!this.awaitingScreen) return;
+    this.awaitingScreen = false;
+    void tick().then(() => requestAnimationFrame(() => this.place.mark('vk:screen')));
+  }
+
+  /** Tells the voice what this step listens for: its settings, and a dictated or a free answer. */
+  private listen(): void {
+    const { step } = this.place;
+    const screen = step.screen;
+    if (!screen) return;
+    this.place.voice.listenFor(
+      turnTakingFor(screen.turn_taking),
+      expectedAnswer({
+        ...(screen.turn_taking.expect ? { expect: screen.turn_taking.expect } : {}),
+        fields: screen.artifact?.fields ?? [],
+        isEmpty: (v) => (step.fields[v]?.status ?? 'empty') === 'empty',
+        actionPending: step.pendingAction !== null,
+      }),
+    );
+  }
+
+  /** A fault in the kiosk itself never leaves a dead screen: the visitor is told and can start over. */
+  private guarded(act: () => void): void {
+    try {
+      act();
+    } catch (error) {
+      console.error('kiosk:', error);
+      this.place.step.notice = { near: null, text: 'Sorry, something went wrong here. Please tap Start over, or ask a member of staff.' };
+    }
+  }
+
+  private caption(id: string, who: Caption['who'], text: string, final: boolean): void {
+    const i = this.captions.findIndex((c) => c.id === id);
+    const line = { id, who, text, final };
+    if (i >= 0) this.captions[i] = line;
+    else this.captions.push(line);
+    if (this.captions.length > 50) this.captions.splice(0, this.captions.length - 50);
+    if (final) this.keep();
+  }
+
+  private onEngine(messages: readonly EngineMessage[]): void {
+    const { step, loaded } = this.place;
+    this.actions.observe(messages);
+    let failed = false;
+    if (messages.some((m) => m.type === 'flow_variable' || m.type === 'flow_state' || m.type === 'transition_blocked' || m.type === 'action_pending')) {
+      this.screenShows();
+    }
+    for (const m of messages) {
+      const change = step.apply(m);
+      if (change.screenChanged) this.place.tell({ type: 'screen.changed' });
+      failed ||= change.actionFailed;
+      if (m.type === 'flow_state') {
+        // A tap that moves the flow on: what the kiosk was saying about the old step is moot.
+        if (this.tapping) this.place.voice.silence();
+        this.place.tell({ type: 'flow.step', failed: m.state === ERROR || m.state === loaded.flow.settings.onError });
+      } else if (m.type === 'engine_error') {
+        // For the operator: the visitor sees the error screen that follows, never this text.
+        console.error(`kiosk: the flow engine failed in step "${m.state}": ${m.message}`);
+      } else if (m.type === 'flow_end') {
+        // The visit is over: a reload now starts on the idle screen.
+        this.keeping = false;
+        this.place.visits?.clear();
+        this.place.tell({ type: 'screen.changed' });
+        if (m.mode === 'kiosk') this.place.voice.stopListening();
+        this.place.ended(m.variables);
+        this.place.tell({ type: 'flow.ended', assistant: m.mode === 'assistant' });
+      }
+    }
+    // After the batch: a failure that moved the flow on stays said on the new screen.
+    if (failed) step.notice = { near: null, text: ACTION_FAILED_SENTENCE };
+    if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
+    this.keep();
+  }
+}
