@@ -1,7 +1,13 @@
-// What the page may ask of `POST /api/actions`: the engine's `action_run` plus the flow's id,
-// checked field by field. Anything malformed is the page's mistake (a 400), never an outcome.
+// What the page may ask of `POST /api/actions`: which flow (as the kiosk loaded it), state and
+// tool, the values its effect uses, and the action's id, checked field by field; anything
+// malformed is the page's mistake (a 400). The request itself (method, url, body, headers) is
+// built here from the server's own copy of the flow, by the engine's own http-call.ts.
 
 import { createHash } from 'node:crypto';
+import { resolveTool } from '../src/engine/language/flow.ts';
+import { own } from '../src/engine/language/records.ts';
+import { httpCall } from '../src/engine/runtime/http-call.ts';
+import type { FlowLibrary, FlowName } from './flow-library.ts';
 
 /** The methods an action may use. */
 export const ACTION_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -35,28 +41,49 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,4096}$/;
 const MAX_HEADERS = 32;
 const MAX_URL = 8192;
 
-const FIELDS = new Set(['type', 'action_id', 'flow_id', 'tool', 'method', 'url', 'body', 'headers', 'timeout_seconds']);
+const FIELDS = new Set(['type', 'action_id', 'flow_id', 'flow_source', 'flow_version', 'state', 'tool', 'values']);
+/** A variable's name, as a flow's templates write it. */
+const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const MAX_VALUES = 64;
+/** A version as /api/flows names it. */
+const VERSION = /^[0-9a-f]{32}$/;
 
-/** A well-formed request for one action, before secrets are put in. */
+/** What the page asks for: which flow, state and tool, and the values the tool's effect uses. */
+export interface ActionAsk {
+  actionId: string;
+  flow: FlowName;
+  flowId: string;
+  state: string;
+  tool: string;
+  values: Record<string, unknown>;
+}
+
+/** A well-formed request for one action, built from the server's own copy of its flow, before secrets are put in. */
 export interface ActionRequest {
   actionId: string;
   flowId: string;
   tool: string;
   method: ActionMethod;
-  /** as the engine built it; may hold `{secret:NAME}` */
+  /** as the flow's effect makes it; may hold `{secret:NAME}` */
   url: string;
-  /** the JSON body; absent (or null in the request) means no body */
+  /** the JSON body; absent means no body */
   body?: unknown;
   /** the flow's headers, names in lower case, without those the server sets itself */
   headers: Record<string, string>;
-  /** `timeout_seconds` in ms, when the page gave one (not yet capped) */
+  /** the tool's `timeout_seconds` in ms, when it gives one (not yet capped) */
   timeoutMs?: number;
   /** a digest of everything that decides what is sent: tells a repeat from a reused id */
   fingerprint: string;
 }
 
-/** The request in `value` (the parsed JSON body), or a message saying what is wrong with it. */
-export function readActionRequest(value: unknown): ActionRequest | string {
+/** Why an action the page asked for is not built: the server does not know it, or its values are refused. */
+export interface RefusedAsk {
+  error: 'unknown_flow' | 'invalid_flow' | 'refused_values';
+  message: string;
+}
+
+/** The ask in `value` (the parsed JSON body), or a message saying what is wrong with it. */
+export function readActionAsk(value: unknown): ActionAsk | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'The request must be a JSON object.';
   const r = value as Record<string, unknown>;
   const extra = Object.keys(r).filter((key) => !FIELDS.has(key));
@@ -65,33 +92,59 @@ export function readActionRequest(value: unknown): ActionRequest | string {
   if (typeof r['action_id'] !== 'string' || !ACTION_ID.test(r['action_id'])) {
     return 'action_id must be 1 to 128 letters, digits, "_", ".", ":" or "-", starting with a letter or digit.';
   }
-  for (const field of ['flow_id', 'tool'] as const) {
+  for (const field of ['flow_id', 'tool', 'state'] as const) {
     const v = r[field];
     if (typeof v !== 'string' || !NAME.test(v)) return `${field} must be a name of 1 to 64 letters, digits, "_", "." or "-".`;
   }
-  const method = typeof r['method'] === 'string' ? r['method'].toUpperCase() : undefined;
-  if (!ACTION_METHODS.includes(method as ActionMethod)) return `method must be one of ${ACTION_METHODS.join(', ')}.`;
-  const url = r['url'];
-  if (typeof url !== 'string' || !url || url.length > MAX_URL) return `url must be a text of 1 to ${MAX_URL} characters.`;
-  const headers = readHeaders(r['headers']);
-  if (typeof headers === 'string') return headers;
-  let timeoutMs: number | undefined;
-  if (r['timeout_seconds'] !== undefined) {
-    const t = r['timeout_seconds'];
-    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) return 'timeout_seconds must be a number of seconds above 0.';
-    timeoutMs = Math.ceil(t * 1000);
-  }
-  const request: ActionRequest = {
+  const source = r['flow_source'];
+  if (typeof source !== 'string' || !source || source.length > 2048) return 'flow_source must be the flow as the kiosk loaded it: flows/<name>.yaml or its address.';
+  const version = r['flow_version'];
+  if (version !== undefined && (typeof version !== 'string' || !VERSION.test(version))) return 'flow_version, when given, must be the version /api/flows gave.';
+  const values = readValues(r['values']);
+  if (typeof values === 'string') return values;
+  return {
     actionId: r['action_id'],
+    flow: version === undefined ? { source } : { source, version: version as string },
     flowId: r['flow_id'] as string,
+    state: r['state'] as string,
     tool: r['tool'] as string,
-    method: method as ActionMethod,
-    url,
-    headers,
-    fingerprint: '',
+    values,
   };
-  if (r['body'] !== undefined && r['body'] !== null) request.body = r['body'];
-  if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+}
+
+function readValues(value: unknown): Record<string, unknown> | string {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) return 'values must be an object of variable names and their values.';
+  const entries = Object.entries(value);
+  if (entries.length > MAX_VALUES) return `values may hold at most ${MAX_VALUES} values.`;
+  const bad = entries.find(([name]) => !VARIABLE.test(name));
+  if (bad) return `values: "${bad[0].slice(0, 64)}" is not a variable's name.`;
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The request the flow's own effect makes for `ask`, from the server's copy of the flow: the page
+ * names the flow, state and tool and gives values; method, url, body and headers are the flow's.
+ */
+export function buildActionRequest(ask: ActionAsk, library: FlowLibrary): ActionRequest | RefusedAsk {
+  const flow = library.find(ask.flow);
+  const named = `${ask.flow.source}${ask.flow.version ? ` (version ${ask.flow.version.slice(0, 8)})` : ''}`;
+  if (!flow || flow.id !== ask.flowId) {
+    return { error: 'unknown_flow', message: `This kiosk's server does not know the flow ${named}: it runs actions only of the flows it bundles or loaded itself. Nothing was sent.` };
+  }
+  const state = own(flow.states, ask.state);
+  const tool = state ? resolveTool(flow, state, ask.tool) : undefined;
+  if (!tool?.http) return { error: 'unknown_flow', message: `The flow ${flow.id} has no tool ${ask.tool} with an HTTP effect in the state ${ask.state}. Nothing was sent.` };
+  const call = httpCall(tool.http, ask.values);
+  if ('refused' in call) return { error: 'refused_values', message: `Not sent: ${call.refused}.` };
+  const method = call.method.toUpperCase();
+  if (!ACTION_METHODS.includes(method as ActionMethod)) return { error: 'invalid_flow', message: `The flow's method ${call.method} is not one of ${ACTION_METHODS.join(', ')}.` };
+  if (call.url.length > MAX_URL) return { error: 'refused_values', message: `The url would be longer than ${MAX_URL} characters. Nothing was sent.` };
+  const headers = readHeaders(call.headers);
+  if (typeof headers === 'string') return { error: 'invalid_flow', message: `The flow's ${headers} Nothing was sent.` };
+  const request: ActionRequest = { actionId: ask.actionId, flowId: flow.id, tool: tool.name, method: method as ActionMethod, url: call.url, headers, fingerprint: '' };
+  if (call.body !== undefined && call.body !== null) request.body = call.body;
+  if (call.timeout_seconds !== undefined) request.timeoutMs = Math.ceil(call.timeout_seconds * 1000);
   request.fingerprint = fingerprint(request);
   return request;
 }

@@ -3,7 +3,18 @@
 // target again. In memory only, bounded by count and age; the target's data is kept a short while.
 
 /** The error codes of an action that did not succeed. */
-export type ActionErrorCode = 'refused_host' | 'missing_secret' | 'timeout' | 'network' | 'http' | 'too_large' | 'invalid_json';
+export type ActionErrorCode =
+  | 'refused_host'
+  | 'missing_secret'
+  | 'secret_not_allowed'
+  | 'unknown_flow'
+  | 'invalid_flow'
+  | 'refused_values'
+  | 'timeout'
+  | 'network'
+  | 'http'
+  | 'too_large'
+  | 'invalid_json';
 
 /** The answer `POST /api/actions` gives (with 200) once the action has ended. */
 export type ActionAnswer =

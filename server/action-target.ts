@@ -1,9 +1,10 @@
 // Where an action may go and what exactly is sent: the url's origin must be one the operator
-// allowed (before and after secrets are put in), and the request carries the flow's headers,
+// allowed (before and after secrets are put in), each secret may go only to the origins the
+// operator listed for it, and the request carries the flow's headers,
 // the JSON type, `accept` and the action id as `Idempotency-Key`, nothing else.
 
 import type { ActionRequest } from './action-request.ts';
-import type { ActionsConfig } from './config.ts';
+import { SECRET_ORIGINS_SUFFIX, SECRET_PREFIX, type ActionsConfig } from './config.ts';
 import { resolveDeep, resolveText } from './secrets.ts';
 
 /** A request ready to send. */
@@ -19,7 +20,7 @@ export interface PreparedCall {
 /** Why an action is not sent at all. */
 export interface RefusedCall {
   ok: false;
-  error: 'refused_host' | 'missing_secret';
+  error: 'refused_host' | 'missing_secret' | 'secret_not_allowed';
   message: string;
   /** the origin that was refused, when the url had one */
   origin?: string;
@@ -42,10 +43,11 @@ export function prepareCall(request: ActionRequest, config: ActionsConfig): Prep
   if (!written.ok) return written;
 
   const missing = new Set<string>();
-  const urlText = resolveText(named.url, config.secrets, missing);
+  const used = new Set<string>();
+  const urlText = resolveText(named.url, config.secrets, missing, used);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) headers[name] = resolveText(value, config.secrets, missing);
-  const body = request.body === undefined ? undefined : resolveDeep(request.body, config.secrets, missing);
+  for (const [name, value] of Object.entries(request.headers)) headers[name] = resolveText(value, config.secrets, missing, used);
+  const body = request.body === undefined ? undefined : resolveDeep(request.body, config.secrets, missing, used);
   if (missing.size) {
     const names = [...missing].sort();
     const variables = names.map((name) => `ACTION_SECRET_${name}`).join(', ');
@@ -57,6 +59,8 @@ export function prepareCall(request: ActionRequest, config: ActionsConfig): Prep
   if (resolved.url.origin !== written.url.origin) {
     return refuse('refused_host', 'A secret in the url changed where it points: secrets may fill in its path or query only.');
   }
+  const notAllowed = secretsNotAllowed(used, resolved.url.origin, config.secretOrigins ?? {});
+  if (notAllowed) return notAllowed;
 
   headers['accept'] = 'application/json';
   headers['Idempotency-Key'] = request.actionId;
@@ -66,6 +70,17 @@ export function prepareCall(request: ActionRequest, config: ActionsConfig): Prep
     headers['content-type'] = 'application/json';
   }
   return call;
+}
+
+/** The first secret the operator has not allowed to go to `origin`, as a refusal; null when all may go. */
+function secretsNotAllowed(used: ReadonlySet<string>, origin: string, where: Readonly<Record<string, readonly string[]>>): RefusedCall | null {
+  for (const name of [...used].sort()) {
+    const allowed = Object.hasOwn(where, name) ? where[name]! : [];
+    if (allowed.includes(origin)) continue;
+    const rule = allowed.length ? `${SECRET_PREFIX}${name}${SECRET_ORIGINS_SUFFIX} lists only ${allowed.join(', ')}` : `${SECRET_PREFIX}${name}${SECRET_ORIGINS_SUFFIX} is not set`;
+    return refuse('secret_not_allowed', `The secret ${name} may not be sent to ${origin} (${rule}). Nothing was sent.`, origin);
+  }
+  return null;
 }
 
 /** A url starting with `{origin:NAME}`, with that origin put in; the reference nowhere else. */

@@ -4,12 +4,13 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performCall } from './action-call.ts';
-import { ACTION_ID, readActionRequest, type ActionRequest } from './action-request.ts';
+import { ACTION_ID, buildActionRequest, readActionAsk, type ActionRequest } from './action-request.ts';
 import { ActionStore, type ActionAnswer, type StoreLimits } from './action-store.ts';
-import { prepareCall } from './action-target.ts';
+import { prepareCall, type PreparedCall } from './action-target.ts';
 import { FlowCounts } from './analytics.ts';
 import { isJsonRequest, parseJson, readBody } from './body.ts';
 import type { ActionsConfig } from './config.ts';
+import type { FlowLibrary } from './flow-library.ts';
 import { sendJson, sendRefusal } from './respond.ts';
 import { Scrubber } from './secrets.ts';
 
@@ -37,10 +38,11 @@ export interface ActionsRoute {
 }
 
 /** The routes for `config`; `log` gets one line per action and never a value or a secret. */
-export function createActionsRoute(config: ActionsConfig, options: ActionsOptions, log: (line: string) => void): ActionsRoute {
+export function createActionsRoute(config: ActionsConfig, library: FlowLibrary, options: ActionsOptions, log: (line: string) => void): ActionsRoute {
   const scrubber = new Scrubber(config.secrets);
   const actions: Actions = {
     config,
+    library,
     store: new ActionStore(options.store),
     scrubber,
     performed: new FlowCounts<'done' | 'failed'>(['done', 'failed']),
@@ -70,6 +72,8 @@ export function createActionsRoute(config: ActionsConfig, options: ActionsOption
 /** What the routes of one server share: its configuration, the id store, the scrubber, the counts, the limits and the log. */
 interface Actions {
   config: ActionsConfig;
+  /** the flows whose actions may run: the request is built from the server's own copy */
+  library: FlowLibrary;
   store: ActionStore;
   scrubber: Scrubber;
   performed: FlowCounts<'done' | 'failed'>;
@@ -78,44 +82,71 @@ interface Actions {
   say: (line: string) => void;
 }
 
-/** `POST /api/actions`: runs an action the first time its id is seen, answers a repeat with how the first ended. */
+/**
+ * `POST /api/actions`: builds the request from the server's copy of the flow and runs it the
+ * first time its id is seen; answers a repeat with how the first ended. A request refused before
+ * sending (an unknown flow, a refused origin or secret) is answered at once and takes no place in
+ * the store: nothing was sent, so there is nothing to protect from a repeat.
+ */
 async function post(actions: Actions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { store, performed, say } = actions;
-  const request = await readRequest(req, res, say);
+  const request = await readRequest(actions, req, res);
   if (!request) return;
-
   const started = Date.now();
-  const where = `${request.flowId} ${request.tool} ${request.method}`;
-  const claim = store.claim(request.actionId, request.fingerprint, { flowId: request.flowId, tool: request.tool });
+  const where = `${request.flowId} ${request.tool}${'method' in request ? ` ${request.method}` : ''}`;
+  const prepared = 'method' in request ? prepare(actions, request) : request;
+  if (!('call' in prepared)) {
+    const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: actions.scrubber.message(prepared.message) };
+    performed.add(request.flowId, 'failed');
+    say(`[actions] ${where} ${prepared.origin ?? '-'} ${describe(answer)}, not sent ${Date.now() - started}ms id=${request.actionId}`);
+    return sendJson(res, 200, answer);
+  }
+  const { call, built } = prepared;
+  const claim = store.claim(built.actionId, built.fingerprint, { flowId: built.flowId, tool: built.tool });
   if (claim.kind === 'conflict') {
-    say(`[actions] ${where} id=${request.actionId}: the id was used before for another action (409)`);
-    return sendRefusal(res, 409, 'action_id_reused', `The action id ${request.actionId} was already used for a different action; nothing was run. Every action needs an id of its own.`, {
-      action_id: request.actionId,
+    say(`[actions] ${where} id=${built.actionId}: the id was used before for another action (409)`);
+    return sendRefusal(res, 409, 'action_id_reused', `The action id ${built.actionId} was already used for a different action; nothing was run. Every action needs an id of its own.`, {
+      action_id: built.actionId,
     });
   }
   if (claim.kind === 'repeat') {
     const answer = await claim.answer;
-    say(`[actions] ${where} repeat of id=${request.actionId}, not sent again: ${describe(answer)} ${Date.now() - started}ms`);
+    say(`[actions] ${where} repeat of id=${built.actionId}, not sent again: ${describe(answer)} ${Date.now() - started}ms`);
     if (!res.destroyed) sendJson(res, 200, answer);
     return;
   }
-
-  let result: { answer: ActionAnswer; origin: string };
+  let answer: ActionAnswer;
   try {
-    result = await run(actions, request);
+    answer = await run(actions, built, call);
   } catch {
     // Unreachable in practice; a claimed id must still end, and it ends failed.
-    result = { answer: { action_id: request.actionId, ok: false, error: 'network', message: "The kiosk's server failed while running this action." }, origin: '-' };
+    answer = { action_id: built.actionId, ok: false, error: 'network', message: "The kiosk's server failed while running this action." };
   }
-  claim.settle(result.answer);
-  performed.add(request.flowId, result.answer.ok ? 'done' : 'failed');
-  say(`[actions] ${where} ${result.origin} ${describe(result.answer)} ${Date.now() - started}ms id=${request.actionId}`);
+  claim.settle(answer);
+  performed.add(built.flowId, answer.ok ? 'done' : 'failed');
+  say(`[actions] ${where} ${call.origin} ${describe(answer)} ${Date.now() - started}ms id=${built.actionId}`);
   // The action ran even if the page has gone: a reload asks GET /api/actions/<id> how it ended.
-  if (!res.destroyed) sendJson(res, 200, result.answer);
+  if (!res.destroyed) sendJson(res, 200, answer);
 }
 
-/** The action a POST asks for; nothing when the page has gone or the request is refused (answered here). */
-async function readRequest(req: IncomingMessage, res: ServerResponse, say: (line: string) => void): Promise<ActionRequest | void> {
+/** A refusal before anything is sent. */
+interface NotSent {
+  error: Extract<ActionAnswer, { ok: false }>['error'];
+  message: string;
+  origin?: string;
+}
+
+/** The built request, or why it may not be sent, as the page's answer will say. */
+function prepare({ config }: Actions, built: ActionRequest): { call: PreparedCall; built: ActionRequest } | NotSent {
+  const call = prepareCall(built, config);
+  return call.ok ? { call, built } : call;
+}
+
+/**
+ * The action a POST asks for, built from the server's flow (or, with the ask's names, why it
+ * was not); nothing when the page has gone or the request is malformed (answered here).
+ */
+async function readRequest({ library, say }: Actions, req: IncomingMessage, res: ServerResponse): Promise<ActionRequest | (NotSent & { actionId: string; flowId: string; tool: string }) | void> {
   if (!isJsonRequest(req)) {
     req.resume();
     return sendRefusal(res, 400, 'invalid_request', 'Send the action as JSON, with content-type: application/json.');
@@ -125,28 +156,23 @@ async function readRequest(req: IncomingMessage, res: ServerResponse, say: (line
   if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', `An action request may be at most ${ACTION_REQUEST_LIMIT / 1024} KB.`);
   const parsed = parseJson(body);
   if (!parsed) return sendRefusal(res, 400, 'invalid_request', 'The request body is not valid JSON.');
-  const request = readActionRequest(parsed.value);
-  if (typeof request === 'string') {
+  const ask = readActionAsk(parsed.value);
+  if (typeof ask === 'string') {
     const id = (parsed.value as Record<string, unknown> | null)?.['action_id'];
     say(`[actions] refused a malformed request (400)`);
-    return sendRefusal(res, 400, 'invalid_request', request, typeof id === 'string' && ACTION_ID.test(id) ? { action_id: id } : {});
+    return sendRefusal(res, 400, 'invalid_request', ask, typeof id === 'string' && ACTION_ID.test(id) ? { action_id: id } : {});
   }
-  return request;
+  const built = buildActionRequest(ask, library);
+  return 'error' in built ? { ...built, actionId: ask.actionId, flowId: ask.flowId, tool: ask.tool } : built;
 }
 
 /** Performs `request` (its id is new) and returns the page's answer; never rejects. */
-async function run({ config, limits, scrubber }: Actions, request: ActionRequest): Promise<{ answer: ActionAnswer; origin: string }> {
-  const prepared = prepareCall(request, config);
-  if (!prepared.ok) {
-    const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: scrubber.message(prepared.message) };
-    return { answer, origin: prepared.origin ?? '-' };
-  }
+async function run({ limits, scrubber }: Actions, request: ActionRequest, call: PreparedCall): Promise<ActionAnswer> {
   const timeoutMs = Math.min(request.timeoutMs ?? limits.defaultTimeoutMs, limits.maxTimeoutMs);
-  const outcome = await performCall(request.method, prepared, { timeoutMs, maxAnswerBytes: limits.maxAnswerBytes, scrubber });
-  const answer: ActionAnswer = outcome.ok
+  const outcome = await performCall(request.method, call, { timeoutMs, maxAnswerBytes: limits.maxAnswerBytes, scrubber });
+  return outcome.ok
     ? { action_id: request.actionId, ok: true, status: outcome.status, data: scrubber.deep(outcome.data) }
     : { action_id: request.actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}), message: scrubber.message(outcome.message) };
-  return { answer, origin: prepared.origin };
 }
 
 /** `GET /api/actions/<id>`: how the action of that id went, from the store. */

@@ -1,13 +1,16 @@
 // The kiosk's /api/ routes: the page's service config, a proxy to exactly three upstream
 // endpoints (chat, transcription, speech) that adds the keys, and the server's own routes:
-// actions (a flow's HTTP effects), analytics, the operator's status and PIN. Nothing else is forwarded.
+// actions (a flow's HTTP effects), the flows loaded from addresses, analytics, the operator's status and PIN. Nothing else is forwarded.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
 import { createActionsRoute, type ActionsOptions } from './actions.ts';
 import { Analytics, receiveEvent } from './analytics.ts';
 import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
 import { forward } from './forward.ts';
+import { FlowLibrary } from './flow-library.ts';
+import { createFlowsRoute } from './flows-route.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
 import { sendError, sendJson, sendRefusal } from './respond.ts';
 import { kioskStatus } from './status.ts';
@@ -26,10 +29,12 @@ export interface ApiOptions {
   analyticsTimeoutMs?: number;
   /** the operator PIN's lock: tries and durations (tests make them short) */
   operator?: OperatorOptions;
+  /** the flows whose actions may run (default: `flows/` bundled, copies kept in `dataDir/flows`), and the page's own files */
+  flows?: { library?: FlowLibrary; root?: string };
 }
 
 /** What the API handler reads of the configuration; actions, analytics and the operator panel are off when left out. */
-export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin'>>;
+export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin' | 'flowOrigins' | 'dataDir'>>;
 
 /** The largest request body each service takes; larger ones get 413 and never leave the kiosk. */
 export const BODY_LIMITS = { llm: 1024 * 1024, stt: 8 * 1024 * 1024, tts: 64 * 1024 } as const;
@@ -58,7 +63,9 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
   const headersTimeoutMs = options.headersTimeoutMs ?? 30_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const services = publicConfig(config);
-  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, options.actions ?? {}, log);
+  const library = options.flows?.library ?? new FlowLibrary(resolve('flows'), config.dataDir ? join(config.dataDir, 'flows') : null);
+  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, library, options.actions ?? {}, log);
+  const flows = createFlowsRoute({ library, origins: config.flowOrigins ?? [], ...(options.flows?.root ? { root: options.flows.root } : {}) });
   const analytics = new Analytics(config.analyticsUrl ?? null, { log, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
   const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log);
   const startedAt = new Date().toISOString();
@@ -72,6 +79,7 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
       return sendJson(res, 200, services);
     }
     if (path === '/api/actions' || path.startsWith('/api/actions/')) return actions.handle(req, res, path);
+    if (path === '/api/flows') return void flows(req, res);
     if (path === '/api/operator' || path.startsWith('/api/operator/')) return operator.handle(req, res, path);
     if (path === '/api/analytics') {
       if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });

@@ -43,7 +43,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 /** Starts the server; rejects with the listen error (EADDRINUSE) when it cannot. */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.quiet ? () => {} : options.api?.log;
-  const api = createApiHandler(options.config, { ...options.api, ...(log ? { log } : {}) });
+  const api = createApiHandler(options.config, { ...options.api, flows: { root: options.root, ...options.api?.flows }, ...(log ? { log } : {}) });
   const files = sirv(options.root, {
     single: true,
     etag: true,

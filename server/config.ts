@@ -7,7 +7,10 @@
 //   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
 //   ACTIONS_ALLOWED_ORIGINS                       origins a flow's HTTP effects may call (none: no action runs)
 //   ACTION_SECRET_<NAME>                          the value a flow's `{secret:NAME}` stands for
+//   ACTION_SECRET_<NAME>_ORIGINS                  the origins that secret may be sent to (unset: none)
 //   ACTION_ORIGIN_<NAME>                          the origin a flow's url `{origin:NAME}/…` starts with (allowed too)
+//   FLOW_ALLOWED_ORIGINS                          origins the server loads flow files from (/api/flows), besides its own
+//   KIOSK_DATA_DIR                                where the server keeps what must outlive a restart (default ./data)
 //   ANALYTICS_URL                                 where outcome events are forwarded (unset: counted only)
 //   OPERATOR_PIN                                  the PIN of the operator panel, 4 to 12 digits (unset: no panel)
 //
@@ -35,6 +38,10 @@ export interface KioskConfig {
   tts: (UpstreamService & { voice: string }) | null;
   /** what the server may do for a flow's HTTP effects (`/api/actions`) */
   actions: ActionsConfig;
+  /** origins flow files may be loaded from through `/api/flows`, besides the server's own */
+  flowOrigins: string[];
+  /** the folder for what outlives a restart (the last good copies of flows from addresses) */
+  dataDir: string;
   /** where `/api/analytics` events are forwarded, or null to count them only */
   analyticsUrl: string | null;
   /** the operator panel's PIN; absent: the kiosk has no operator panel */
@@ -51,10 +58,14 @@ export interface ActionsConfig {
   secrets: Record<string, string>;
   /** NAME -> origin, from `ACTION_ORIGIN_NAME`: what a url starting `{origin:NAME}` calls (each one allowed) */
   origins?: Record<string, string>;
+  /** NAME -> the origins the secret may be sent to, from `ACTION_SECRET_NAME_ORIGINS` (absent: nowhere) */
+  secretOrigins?: Record<string, string[]>;
 }
 
 /** The prefix of the environment variables holding action secrets. */
 export const SECRET_PREFIX = 'ACTION_SECRET_';
+/** The suffix of `ACTION_SECRET_<NAME>_ORIGINS`: where that secret may go (so no secret's name ends in it). */
+export const SECRET_ORIGINS_SUFFIX = '_ORIGINS';
 /** The prefix of the environment variables naming the origins flows refer to as `{origin:NAME}`. */
 export const ORIGIN_PREFIX = 'ACTION_ORIGIN_';
 /** The shortest secret accepted: shorter ones could not be told apart from ordinary text when answers are scrubbed. */
@@ -70,6 +81,7 @@ export class ConfigError extends Error {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4173;
+export const DEFAULT_DATA_DIR = 'data';
 
 type Env = Record<string, string | undefined>;
 
@@ -90,6 +102,8 @@ export function readConfig(env: Env): KioskConfig {
     stt,
     tts: tts && { ...tts, voice: value(env, 'TTS_VOICE') ?? 'alloy' },
     actions: readActions(env),
+    flowOrigins: readOrigins(env, 'FLOW_ALLOWED_ORIGINS'),
+    dataDir: value(env, 'KIOSK_DATA_DIR') ?? DEFAULT_DATA_DIR,
     analyticsUrl: readAnalyticsUrl(env),
     ...(operatorPin === undefined ? {} : { operatorPin }),
     warnings,
@@ -160,7 +174,7 @@ function readPort(env: Env): number {
 }
 
 function readActions(env: Env): ActionsConfig {
-  const allowedOrigins = readOrigins(env);
+  const allowedOrigins = readOrigins(env, 'ACTIONS_ALLOWED_ORIGINS');
   const origins: Record<string, string> = {};
   for (const name of Object.keys(env).sort()) {
     if (!name.startsWith(ORIGIN_PREFIX)) continue;
@@ -172,16 +186,36 @@ function readActions(env: Env): ActionsConfig {
     // The operator named it for the flows to call: it is allowed like ACTIONS_ALLOWED_ORIGINS.
     if (!allowedOrigins.includes(origins[key])) allowedOrigins.push(origins[key]);
   }
-  return { allowedOrigins, secrets: readSecrets(env), ...(Object.keys(origins).length ? { origins } : {}) };
+  const secrets = readSecrets(env);
+  const secretOrigins = readSecretOrigins(env, secrets);
+  return {
+    allowedOrigins,
+    secrets,
+    ...(Object.keys(origins).length ? { origins } : {}),
+    ...(Object.keys(secretOrigins).length ? { secretOrigins } : {}),
+  };
 }
 
-function readOrigins(env: Env): string[] {
-  const text = value(env, 'ACTIONS_ALLOWED_ORIGINS');
+/** `ACTION_SECRET_<NAME>_ORIGINS` for each secret: a list of origins, each one also allowed for actions. */
+function readSecretOrigins(env: Env, secrets: Readonly<Record<string, string>>): Record<string, string[]> {
+  const where: Record<string, string[]> = {};
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith(SECRET_PREFIX) || !name.endsWith(SECRET_ORIGINS_SUFFIX)) continue;
+    const secret = name.slice(SECRET_PREFIX.length, -SECRET_ORIGINS_SUFFIX.length);
+    if (value(env, name) === undefined) continue;
+    if (!Object.hasOwn(secrets, secret)) throw new ConfigError(`${name} is set but ${SECRET_PREFIX}${secret} is not: there is no such secret to send.`);
+    where[secret] = readOrigins(env, name);
+  }
+  return where;
+}
+
+function readOrigins(env: Env, variable: string): string[] {
+  const text = value(env, variable);
   if (text === undefined) return [];
   const origins: string[] = [];
   for (const item of text.split(',').map((part) => part.trim())) {
     if (!item) continue;
-    const origin = readOrigin(item);
+    const origin = readOrigin(item, variable);
     if (!origins.includes(origin)) origins.push(origin);
   }
   return origins;
@@ -209,7 +243,7 @@ function readOrigin(item: string, variable = 'ACTIONS_ALLOWED_ORIGINS'): string 
 function readSecrets(env: Env): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith(SECRET_PREFIX)) continue;
+    if (!name.startsWith(SECRET_PREFIX) || name.endsWith(SECRET_ORIGINS_SUFFIX)) continue;
     const key = name.slice(SECRET_PREFIX.length);
     const secret = value(env, name);
     if (secret === undefined) continue;

@@ -4,8 +4,21 @@
 
 import type { ActionRunMessage } from '../engine/runtime/messages.ts';
 
-/** One action to perform: the engine's `action_run`, with an id unique across visits and kiosks. */
-export type ActionCall = Omit<ActionRunMessage, 'type'> & { flow_id: string };
+/**
+ * One action to perform: the engine's `action_run`, with an id unique across visits and kiosks,
+ * and the flow it comes from as the kiosk loaded it (a bundled file, or an address and the
+ * version the kiosk's server gave): the server builds the request again from its own copy of it.
+ */
+export type ActionCall = Omit<ActionRunMessage, 'type'> & FlowRef;
+
+/** Which flow an action belongs to. */
+export interface FlowRef {
+  flow_id: string;
+  /** `flows/<name>.yaml` for a bundled flow, else the address it was loaded from */
+  flow_source: string;
+  /** the version of a flow from an address, as `/api/flows` named it */
+  flow_version?: string;
+}
 
 /** How an action ended. `error` is for the model and the log; the visitor never sees it. */
 export type ActionOutcome = { ok: true; data: unknown } | { ok: false; error: string };

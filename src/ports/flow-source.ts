@@ -7,6 +7,8 @@ import type { LoadResult } from '../engine/language/load-flow.ts';
 export interface FlowLoad extends LoadResult {
   /** what was asked for: a bundled name or a URL */
   source: string;
+  /** a flow from an address: the version the kiosk's server keeps of it (its actions name it) */
+  version?: string;
 }
 
 export interface FlowSource {

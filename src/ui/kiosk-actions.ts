@@ -5,7 +5,7 @@
 // whose answer never came (a reload) is asked after, never sent again.
 
 import type { ActionDoneInput, EngineMessage } from '../engine/runtime/messages.ts';
-import type { ActionCall, ActionOutcome, ActionOutcomeName, ActionRunner, OutcomeSink } from '../ports/action-runner.ts';
+import type { ActionCall, ActionOutcome, ActionOutcomeName, ActionRunner, FlowRef, OutcomeSink } from '../ports/action-runner.ts';
 import type { Timers } from '../ports/timers.ts';
 
 /** 16 random bytes in hex: the visit's part of every action id. Works on plain http pages too. */
@@ -46,7 +46,8 @@ export class KioskActions {
   constructor(
     private readonly runner: ActionRunner,
     private readonly sink: OutcomeSink,
-    private readonly flowId: string,
+    /** the flow the visit runs, as its actions name it to the server */
+    private readonly flow: FlowRef,
     /** the answer to one action, for the engine */
     private readonly answer: (done: ActionDoneInput) => void,
     private readonly timers: Timers,
@@ -77,16 +78,7 @@ export class KioskActions {
           break;
         case 'action_run':
           this.confirmed(m.action_id, m.tool);
-          this.send({
-            action_id: m.action_id,
-            flow_id: this.flowId,
-            tool: m.tool,
-            method: m.method,
-            url: m.url,
-            ...(m.body !== undefined ? { body: m.body } : {}),
-            ...(m.headers ? { headers: m.headers } : {}),
-            ...(m.timeout_seconds !== undefined ? { timeout_seconds: m.timeout_seconds } : {}),
-          });
+          this.send({ ...this.flow, ...withoutType(m) });
           break;
         case 'action_result': {
           // A write without http is done at once on the yes: confirmed, then done.
@@ -150,6 +142,12 @@ export class KioskActions {
   }
 
   private count(tool: string, outcome: ActionOutcomeName): void {
-    this.sink.report({ event: 'action', flow_id: this.flowId, ...(this.state ? { state: this.state } : {}), tool, outcome });
+    this.sink.report({ event: 'action', flow_id: this.flow.flow_id, ...(this.state ? { state: this.state } : {}), tool, outcome });
   }
+}
+
+/** The engine's `action_run` as a call: everything but its type. */
+function withoutType(m: Extract<EngineMessage, { type: 'action_run' }>): Omit<typeof m, 'type'> {
+  const { type: _type, ...call } = m;
+  return call;
 }

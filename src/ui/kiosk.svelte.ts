@@ -44,6 +44,8 @@ export function shownTitle(title: string, id: string): string {
 
 export class Kiosk {
   source = $state('');
+  /** the version of a flow from an address, as the kiosk's server keeps it (its actions name it) */
+  private version: string | undefined;
   diagnostics = $state<Diagnostic[]>([]);
   title = $state('');
   endValues = $state<Record<string, unknown> | null>(null);
@@ -149,6 +151,7 @@ export class Kiosk {
   async load(search: string): Promise<void> {
     const result = await this.parts.flows.load(search);
     this.source = result.source;
+    this.version = result.version;
     this.diagnostics = result.diagnostics;
     if (!result.loaded) return this.tell({ type: 'flow.invalid' });
     this.loaded = result.loaded;
@@ -185,6 +188,7 @@ export class Kiosk {
     return {
       loaded,
       source: this.source,
+      ...(this.version ? { version: this.version } : {}),
       parts: this.parts,
       clock: this.clock,
       timers: this.timers,

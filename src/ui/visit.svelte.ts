@@ -33,6 +33,8 @@ export interface VisitPlace {
   loaded: LoadedFlow;
   /** the flow as the kiosk loaded it (a bundled name or an address), kept with the copy */
   source: string;
+  /** the version of a flow from an address, as the kiosk's server keeps it */
+  version?: string;
   parts: KioskParts;
   clock: Clock;
   timers: Timers;
@@ -73,7 +75,8 @@ export class Visit {
   ) {
     const { parts } = place;
     const model = parts.model();
-    this.actions = new KioskActions(parts.actionRunner, parts.actionRunner, place.loaded.flow.id, (done: ActionDoneInput) => this.guarded(() => this.conversation.actionDone(done)), place.timers, actionNonce);
+    const flow = { flow_id: place.loaded.flow.id, flow_source: place.source, ...(place.version ? { flow_version: place.version } : {}) };
+    this.actions = new KioskActions(parts.actionRunner, parts.actionRunner, flow, (done: ActionDoneInput) => this.guarded(() => this.conversation.actionDone(done)), place.timers, actionNonce);
     this.conversation = new Conversation(engine, model, parts.fallback(model), place.clock, place.timers, {
       engine: (ms) => this.onEngine(ms),
       agentSpeech: (reply, text, final) => {

@@ -220,7 +220,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
   }),
   llm_turn: message('llm_turn', { epoch: int, reason: oneOf<LlmTurnMessage['reason']>({ state_entered: true, user_spoke: true }) }),
   action_pending: message('action_pending', { action_id: str, tool: str, summary: str, args: recordOf(json), expires_at: num, replaces: optional(str) }),
-  action_run: message('action_run', { action_id: str, tool: str, method: str, url: str, body: optional(json), headers: optional(recordOf(str)), timeout_seconds: optional(num) }),
+  action_run: message('action_run', { action_id: str, tool: str, state: str, values: recordOf(json), method: str, url: str, body: optional(json), headers: optional(recordOf(str)), timeout_seconds: optional(num) }),
   action_result: message('action_result', {
     action_id: str,
     tool: str,

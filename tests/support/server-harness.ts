@@ -7,11 +7,12 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { ApiOptions } from '../../server/api.ts';
 import { startServer } from '../../server/app.ts';
 import type { KioskConfig } from '../../server/config.ts';
+import { FlowLibrary } from '../../server/flow-library.ts';
 
 /** The page the temporary site root serves as `index.html`. */
 export const SITE_PAGE = '<!doctype html><title>kiosk</title>';
@@ -53,7 +54,13 @@ export interface Upstream {
 }
 
 /** The services (and actions, analytics) the kiosk is started with; those left out are not configured. */
-export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin'>>;
+export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin' | 'flowOrigins'>>;
+
+/** A flow as the page names it to the server's actions. */
+export interface FlowNamed {
+  flow_source: string;
+  flow_version: string;
+}
 
 export interface ServerHarnessOptions {
   /** the start of the temporary site root's folder name */
@@ -72,8 +79,24 @@ export interface ServerHarness {
   startUpstream: (reply?: Reply) => Promise<Upstream>;
   /** starts the kiosk's server with `services` on a free port, logging into `logs`; resolves with its URL */
   startKiosk: (services: KioskServices, api?: ApiOptions) => Promise<string>;
+  /**
+   * Makes `text` a flow the kiosk servers of this file know (as if loaded through /api/flows from
+   * `source`), so their actions may run; throws when it does not load.
+   */
+  keepFlow: (text: string, source?: string) => FlowNamed;
   /** closes `close` after the current test, with the servers the harness started */
   onCleanup: (close: () => unknown) => void;
+}
+
+/** The clinic example's states of its two actions. */
+const CLINIC_STATES = { find_appointment: 'appointment', check_in: 'summary' } as const;
+
+/**
+ * What the page asks `/api/actions` for one of the bundled clinic example's actions: the tool,
+ * the values its effect uses, and the id.
+ */
+export function clinicAsk(actionId: string, tool: keyof typeof CLINIC_STATES, values: Record<string, unknown>): Record<string, unknown> {
+  return { action_id: actionId, flow_id: 'clinic_checkin', flow_source: 'flows/clinic-checkin.yaml', state: CLINIC_STATES[tool], tool, values };
 }
 
 /** Writes `value` as a JSON answer with `status` and any extra headers. */
@@ -91,7 +114,10 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
   const cleanups: Array<() => unknown> = [];
   const logs: string[] = [];
   const seen: string[] = [];
+  // The bundled flows (the clinic example among them), and the flows a test keeps.
+  const library = new FlowLibrary(resolve('flows'), null);
   let root = '';
+  let flowSeq = 0;
 
   beforeAll(() => {
     root = tempSiteRoot(options.rootPrefix);
@@ -125,9 +151,14 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
     },
     startKiosk: async (services, api = {}) => {
       const config = { llm: null, stt: null, tts: null, ...services };
-      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, api: { log: (line) => logs.push(line), ...api } });
+      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, api: { log: (line) => logs.push(line), flows: { library }, ...api } });
       cleanups.push(() => server.close());
       return server.url;
+    },
+    keepFlow: (text, source = `https://flows.example/test-${++flowSeq}.yaml`) => {
+      const version = library.keep(source, text);
+      if (!version) throw new Error(`the test flow for ${source} does not load`);
+      return { flow_source: source, flow_version: version };
     },
     onCleanup: (close) => {
       cleanups.push(close);

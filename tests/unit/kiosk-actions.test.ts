@@ -58,13 +58,14 @@ const quickTimers: Timers = {
 
 /** One visit: an engine, the page's actions module over `runner`, and its answers fed back. */
 function visit(origin: string, runner: ServerActions, nonce?: string) {
-  const engine = new FlowEngine(loadFlow(flowFor(origin)).loaded!, new VirtualClock());
+  const text = flowFor(origin);
+  const engine = new FlowEngine(loadFlow(text).loaded!, new VirtualClock());
   const log: EngineMessage[] = [];
   let answered: () => void = () => {};
   const actions = new KioskActions(
     runner,
     runner,
-    'clinic_checkin',
+    { flow_id: 'clinic_checkin', ...harness.keepFlow(text, `https://flows.example/${origin}/clinic.yaml`) },
     (done: ActionDoneInput) => {
       const out = engine.send(done);
       log.push(...out);
@@ -92,7 +93,7 @@ function visit(origin: string, runner: ServerActions, nonce?: string) {
 async function clinicAndKiosk(): Promise<{ service: ClinicService; kiosk: string }> {
   const service = await startClinicService({ token: TOKEN });
   harness.onCleanup(() => service.close());
-  const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [service.url], secrets: { CLINIC_TOKEN: TOKEN } } });
+  const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [service.url], secrets: { CLINIC_TOKEN: TOKEN }, secretOrigins: { CLINIC_TOKEN: [service.url] } } });
   return { service, kiosk };
 }
 
@@ -176,16 +177,18 @@ describe('the server adapter', () => {
     const call = {
       action_id: 'v0.action_1',
       flow_id: 'clinic_checkin',
+      ...harness.keepFlow(flowFor(service.url)),
+      state: 'summary',
       tool: 'check_in',
+      values: { full_name: 'Li Wei', date_of_birth: '1992-11-03' },
+      // what the engine built; the server builds its own from the flow
       method: 'POST',
       url: `${service.url}/check-ins`,
-      headers: { Authorization: 'Bearer {secret:CLINIC_TOKEN}' },
-      body: { name: 'Li Wei', dob: '1992-11-03', reason: 'walk_in' },
     };
     const first = await runner.run(call);
     expect(first).toEqual({ ok: true, data: { check_in_id: 'chk-1', queue_number: 1 } });
     expect(await runner.run(call)).toEqual(first);
-    expect(await runner.run({ ...call, body: { ...call.body, name: 'Someone Else' } })).toMatchObject({ ok: false, error: expect.stringMatching(/^action_id_reused: /) });
+    expect(await runner.run({ ...call, values: { ...call.values, full_name: 'Someone Else' } })).toMatchObject({ ok: false, error: expect.stringMatching(/^action_id_reused: /) });
     expect(service.checkIns).toHaveLength(1);
     expect(await runner.lookup('v0.action_1')).toEqual({ ok: true, data: null });
   });

@@ -3,6 +3,7 @@
 // else about the checks changes, and a reference anywhere but the start is refused.
 
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { ConfigError, readConfig } from '../../server/config.ts';
 import { startClinicService } from '../servers/clinic-service.ts';
 import { useServerHarness } from '../support/server-harness.ts';
@@ -22,11 +23,15 @@ describe('ACTION_ORIGIN_<NAME>', () => {
   it('fills {origin:NAME} at the start of a url; an unknown name or a reference elsewhere sends nothing', async () => {
     const service = await startClinicService({ token: TOKEN });
     harness.onCleanup(() => service.close());
-    const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [], secrets: { CLINIC_TOKEN: TOKEN }, origins: { CLINIC: service.url } } });
+    const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [], secrets: { CLINIC_TOKEN: TOKEN }, secretOrigins: { CLINIC_TOKEN: [service.url] }, origins: { CLINIC: service.url } } });
     let n = 0;
     const send = async (url: string) => {
       n += 1;
-      const request = { action_id: `o-${n}`, flow_id: 'clinic_checkin', tool: 'find', method: 'GET', url, headers: { Authorization: 'Bearer {secret:CLINIC_TOKEN}' } };
+      const flow = stringify({
+        id: 'clinic_checkin',
+        states: { find: { ui: { artifact_type: 'card', title: 'Find' }, tools: { find: { description: 'Find it.', http: { method: 'GET', url, headers: { Authorization: 'Bearer {secret:CLINIC_TOKEN}' } } } } } },
+      });
+      const request = { action_id: `o-${n}`, flow_id: 'clinic_checkin', ...harness.keepFlow(flow), state: 'find', tool: 'find', values: {} };
       const response = await fetch(`${kiosk}/api/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
       const text = await response.text();
       harness.seen.push(text);

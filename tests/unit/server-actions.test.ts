@@ -5,6 +5,7 @@
 
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import type { ActionsOptions } from '../../server/actions.ts';
 import type { ActionsConfig } from '../../server/config.ts';
 import { json, listen, closeServer, useServerHarness, type Reply, type Upstream } from '../support/server-harness.ts';
@@ -42,23 +43,44 @@ interface Setup {
 async function setup(reply?: Reply, options: { more?: string[]; actions?: Partial<ActionsConfig>; api?: ActionsOptions } = {}): Promise<Setup> {
   const target = await harness.startUpstream(reply);
   const origin = new URL(target.base).origin;
-  const actions: ActionsConfig = { allowedOrigins: [origin, ...(options.more ?? [])], secrets: SECRETS, ...options.actions };
+  const secretOrigins = { CLINIC_TOKEN: [origin], OTHER_KEY: [origin] };
+  const actions: ActionsConfig = { allowedOrigins: [origin, ...(options.more ?? [])], secrets: SECRETS, secretOrigins, ...options.actions };
   const kiosk = await harness.startKiosk({ actions }, { actions: options.api ?? {} });
   return { kiosk, target, origin };
 }
 
 let seq = 0;
-/** An action as the page sends it: a fresh id, a check-in POST to `origin`. */
+/** The parts of an action the flow declares (the page can no longer send them). */
+const DECLARED = new Set(['method', 'url', 'body', 'headers', 'timeout_seconds']);
+
+/** A flow whose state `summary` has the tool `check_in` with the HTTP effect `http`. */
+function flowWith(http: Record<string, unknown>): string {
+  const effect = Object.fromEntries(Object.entries(http).filter(([, v]) => v !== undefined));
+  return stringify({
+    id: 'clinic_checkin',
+    variables: { full_name: { type: 'string' }, said: { type: 'string' } },
+    states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check the patient in.', http: effect } } } },
+  });
+}
+
+/**
+ * An action as the page asks for it, a fresh id: a check-in POST to `origin`, declared by a flow
+ * the kiosk's server knows. `extra` changes the effect (method, url, body, headers,
+ * timeout_seconds: the flow's) or the ask itself (any other field, `values` among them).
+ */
 function action(origin: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   seq += 1;
+  const declared = Object.fromEntries(Object.entries(extra).filter(([key]) => DECLARED.has(key)));
+  const asked = Object.fromEntries(Object.entries(extra).filter(([key]) => !DECLARED.has(key)));
+  const http = { method: 'POST', url: `${origin}/check-ins`, body: { name: 'Maria Garcia', dob: '1984-03-05' }, ...declared };
   return {
     action_id: `visit-7c1e:action_${seq}`,
     flow_id: 'clinic_checkin',
+    ...harness.keepFlow(flowWith(http)),
+    state: 'summary',
     tool: 'check_in',
-    method: 'POST',
-    url: `${origin}/check-ins`,
-    body: { name: 'Maria Garcia', dob: '1984-03-05' },
-    ...extra,
+    values: {},
+    ...asked,
   };
 }
 
@@ -200,15 +222,44 @@ describe('secrets', () => {
     expect(data.body).toContain('x-[redacted]');
   });
 
-  it('scrubs secrets a target echoes in its error, whole or in part', async () => {
-    const { kiosk, origin } = await setup((_req, res) =>
-      json(res, 401, { error: { message: `token ${TOKEN} is revoked; key ${OTHER.slice(0, 6)}****${OTHER.slice(-4)} unknown` } }),
-    );
-    const answer = await send(kiosk, action(origin, { headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}' } }));
-    expect(answer.body).toMatchObject({ ok: false, error: 'http', status: 401 });
-    expect(answer.body.message).toContain('is revoked');
-    expect(answer.body.message).toContain('[redacted]');
-    expect(answer.body.message).not.toContain(OTHER.slice(-4));
+  it('scrubs a secret echoed in any case, percent-encoded, in hex, base64 or base64url, or cut short; ordinary words stay', async () => {
+    const spelled = {
+      upper: TOKEN.toUpperCase(),
+      percent: encodeURIComponent(OTHER),
+      hex: Buffer.from(TOKEN).toString('hex'),
+      base64: Buffer.from(OTHER).toString('base64'),
+      base64url: Buffer.from(OTHER).toString('base64url'),
+      basic: `Basic ${Buffer.from(`clinic:${TOKEN}`).toString('base64')}`,
+      short: `${TOKEN.slice(0, 16)}…`,
+      words: 'the clinic token for key-other is tok-clinic',
+    };
+    const { kiosk, origin } = await setup((_req, res) => json(res, 200, spelled));
+    const answer = await send(kiosk, action(origin, { headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}', 'x-other': '{secret:OTHER_KEY}' } }));
+    const data = answer.body.data as Record<string, string>;
+    for (const key of ['upper', 'percent', 'hex', 'base64', 'base64url'] as const) expect(data[key], key).toBe('[redacted]');
+    expect(data['basic']).toMatch(/^Basic \S*\[redacted\]\S*$/);
+    expect(data['basic']!.length).toBeLessThan(spelled.basic.length - 20);
+    expect(data['short']).toBe('[redacted]…');
+    expect(data['words']).toBe(spelled.words);
+  });
+
+  it('sends a secret only to the origins listed for it (secret_not_allowed, naming both), and nothing elsewhere', async () => {
+    const other = await harness.startUpstream();
+    const otherOrigin = new URL(other.base).origin;
+    const { kiosk, target, origin } = await setup(undefined, { more: [otherOrigin] });
+    const away = await send(kiosk, action(otherOrigin, { headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}' } }));
+    expect(away.body).toMatchObject({ ok: false, error: 'secret_not_allowed' });
+    expect(away.body.message).toContain('CLINIC_TOKEN');
+    expect(away.body.message).toContain(otherOrigin);
+    expect(away.body.message).toContain(`ACTION_SECRET_CLINIC_TOKEN_ORIGINS lists only ${origin}`);
+    expect(other.received).toHaveLength(0);
+
+    const unlisted = await harness.startKiosk({ actions: { allowedOrigins: [origin], secrets: SECRETS } });
+    const nowhere = await send(unlisted, action(origin, { headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}' } }));
+    expect(nowhere.body).toMatchObject({ ok: false, error: 'secret_not_allowed' });
+    expect(nowhere.body.message).toContain('ACTION_SECRET_CLINIC_TOKEN_ORIGINS is not set');
+    expect(target.received).toHaveLength(0);
+    expect((await send(kiosk, action(otherOrigin))).body).toMatchObject({ ok: true });
   });
 
   it('sends nothing when a secret is missing, naming the variable to set', async () => {
@@ -334,7 +385,7 @@ describe('how a call ends', () => {
 
     const capped = await setup(silent, { api: { maxTimeoutMs: 200 } });
     started = Date.now();
-    expect((await send(capped.kiosk, action(capped.origin, { timeout_seconds: 600 }))).body).toMatchObject({ ok: false, error: 'timeout' });
+    expect((await send(capped.kiosk, action(capped.origin, { timeout_seconds: 30 }))).body).toMatchObject({ ok: false, error: 'timeout' });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -376,12 +427,6 @@ describe('what is sent', () => {
     else expect(got.body.length).toBe(0);
   });
 
-  it('takes a method in lower case', async () => {
-    const { kiosk, target, origin } = await setup((req, res) => json(res, 200, { method: req.method }));
-    expect((await send(kiosk, action(origin, { method: 'patch' }))).body).toMatchObject({ ok: true, data: { method: 'PATCH' } });
-    expect(target.received).toHaveLength(1);
-  });
-
   it('sends only the flow\'s headers, the JSON type, accept and the Idempotency-Key: never the page\'s own headers', async () => {
     const { kiosk, target, origin } = await setup();
     const request = action(origin, { headers: { 'X-Clinic-Site': 'north', Accept: 'text/html', 'Content-Type': 'text/plain', 'Idempotency-Key': 'chosen-by-flow' } });
@@ -402,11 +447,12 @@ describe('what is sent', () => {
     expect(target.received).toHaveLength(2);
   });
 
-  it.each(['Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Proxy-Authorization', 'Upgrade'])('refuses a flow header %s as a malformed request', async (name) => {
+  it.each(['Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Proxy-Authorization', 'Upgrade'])('refuses a flow header %s, and sends nothing', async (name) => {
     const { kiosk, target, origin } = await setup();
     const answer = await send(kiosk, action(origin, { headers: { [name]: 'x' } }));
-    expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ ok: false, error: 'invalid_request' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ ok: false, error: 'invalid_flow' });
+    expect(answer.body.message).toContain(name);
     expect(target.received).toHaveLength(0);
   });
 });
@@ -422,13 +468,17 @@ describe('the page\'s request', () => {
     ['an action id too long', { action_id: 'a'.repeat(129) }],
     ['no flow id', { flow_id: undefined }],
     ['a tool that is not a name', { tool: 'check in' }],
-    ['an unknown method', { method: 'TRACE' }],
-    ['no url', { url: undefined }],
-    ['headers that are not texts', { headers: { 'x-count': 3 } }],
-    ['a header value on two lines', { headers: { 'x-a': 'one\r\nx-b: two' } }],
-    ['a header name that is not one', { headers: { 'x a': 'b' } }],
-    ['a time-out of 0', { timeout_seconds: 0 }],
-    ['a time-out as text', { timeout_seconds: '10' }],
+    ['no state', { state: undefined }],
+    ['no flow source', { flow_source: undefined }],
+    ['a version that is not one', { flow_version: '../../etc' }],
+    ['values that are a list', { values: ['Maria'] }],
+    ['a value under a name no template can use', { values: { 'full name': 'Maria' } }],
+    // what the flow declares is no longer the page's to say
+    ['a url', { url: 'http://evil.example/x' }],
+    ['a method', { method: 'DELETE' }],
+    ['headers', { headers: { 'x-a': 'b' } }],
+    ['a body', { body: { a: 1 } }],
+    ['a time-out', { timeout_seconds: 10 }],
   ])('answers 400 invalid_request for %s, and runs nothing', async (_what, change) => {
     const { kiosk, target, origin } = await setup();
     const body = typeof change === 'string' || Array.isArray(change) ? change : { ...action(origin), ...(change as object) };
@@ -456,11 +506,11 @@ describe('the page\'s request', () => {
 
   it('answers 413 for a request over 64 KB', async () => {
     const { kiosk, target, origin } = await setup();
-    const answer = await send(kiosk, action(origin, { body: { notes: 'n'.repeat(65 * 1024) } }));
+    const answer = await send(kiosk, action(origin, { values: { notes: 'n'.repeat(65 * 1024) } }));
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ ok: false, error: 'request_too_large' });
     expect(target.received).toHaveLength(0);
-    const fits = await send(kiosk, action(origin, { body: { notes: 'n'.repeat(60 * 1024) } }));
+    const fits = await send(kiosk, action(origin, { values: { notes: 'n'.repeat(60 * 1024) } }));
     expect(fits.body.ok).toBe(true);
   });
 
@@ -511,7 +561,8 @@ describe('at most once', () => {
     const { kiosk, target, origin } = await setup();
     const request = action(origin);
     await send(kiosk, request);
-    const reused = await send(kiosk, { ...request, body: { name: 'Someone Else', dob: '1990-01-01' } });
+    const other = action(origin, { body: { name: 'Someone Else', dob: '1990-01-01' } });
+    const reused = await send(kiosk, { ...other, action_id: request['action_id'] });
     expect(reused.status).toBe(409);
     expect(reused.body).toMatchObject({ action_id: request['action_id'], ok: false, error: 'action_id_reused' });
     expect(JSON.stringify(reused.body)).not.toContain('Maria');
@@ -544,14 +595,18 @@ describe('at most once', () => {
     expect(target.received).toHaveLength(1);
   });
 
-  it('tells a failed action by GET, without data, and answers 404 unknown for an id it never saw', async () => {
-    const { kiosk, origin } = await setup();
-    const refused = action('', { url: 'http://evil.example/x' });
-    await send(kiosk, refused);
-    const failed = await lookUp(kiosk, String(refused['action_id']));
+  it('tells a failed action by GET, without data; one refused before sending takes no place (404), nor does an id never seen', async () => {
+    const { kiosk, origin } = await setup((req, res) => (req.url === '/broken' ? json(res, 503, { error: 'down for maintenance' }) : json(res, 200, { ok: true })));
+    const failing = action(origin, { url: `${origin}/broken` });
+    await send(kiosk, failing);
+    const failed = await lookUp(kiosk, String(failing['action_id']));
     expect(failed.status).toBe(200);
-    expect(failed.body).toMatchObject({ action_id: refused['action_id'], state: 'failed', error: 'refused_host' });
-    expect(failed.body.message).toContain('http://evil.example');
+    expect(failed.body).toMatchObject({ action_id: failing['action_id'], state: 'failed', error: 'http', status: 503 });
+    expect(failed.body.message).toContain('down for maintenance');
+
+    const refused = action('', { url: 'http://evil.example/x' });
+    expect((await send(kiosk, refused)).body).toMatchObject({ ok: false, error: 'refused_host' });
+    expect((await lookUp(kiosk, String(refused['action_id']))).status).toBe(404);
 
     const fine = action(origin);
     await send(kiosk, fine);

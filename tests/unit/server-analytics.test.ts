@@ -4,6 +4,7 @@
 
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { FlowCounts, OTHER_FLOWS } from '../../server/analytics.ts';
 import { closeServer, json, listen, useServerHarness } from '../support/server-harness.ts';
 
@@ -156,27 +157,34 @@ describe('FlowCounts', () => {
   });
 });
 
+/** A flow whose check_in posts to `url` with the clinic's token. */
+function flowCalling(url: string): string {
+  const http = { method: 'POST', url, headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}' } };
+  return stringify({ id: 'clinic_checkin', states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check in.', http } } } } });
+}
+
 describe('GET /api/status', () => {
   it('says which services are configured and how many origins are allowed, never the keys, secrets or addresses', async () => {
     const target = await harness.startUpstream((_req, res) => json(res, 201, { queue_number: 1 }));
     const origin = new URL(target.base).origin;
     const kiosk = await harness.startKiosk({
       llm: { baseUrl: 'http://llm.internal.example/v1', apiKey: LLM_KEY, model: 'm' },
-      actions: { allowedOrigins: [origin, 'https://clinic.internal.example'], secrets: { CLINIC_TOKEN: TOKEN } },
+      actions: { allowedOrigins: [origin, 'https://clinic.internal.example'], secrets: { CLINIC_TOKEN: TOKEN }, secretOrigins: { CLINIC_TOKEN: [origin] } },
       analyticsUrl: 'https://stats.internal.example/e',
     });
     const send = (url: string, id: string) =>
       fetch(`${kiosk}/api/actions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ action_id: id, flow_id: 'clinic_checkin', tool: 'check_in', method: 'POST', url, headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}' } }),
+        body: JSON.stringify({ action_id: id, flow_id: 'clinic_checkin', ...harness.keepFlow(flowCalling(url)), state: 'summary', tool: 'check_in', values: {} }),
       }).then((r) => r.text());
     seen.push(await send(`${origin}/check-ins`, 'v1:a1'), await send('http://evil.example/x', 'v1:a2'));
 
     const view = await status(kiosk);
     expect(view).toEqual({
       services: { llm: true, stt: false, tts: false },
-      actions: { allowedOrigins: 2, counts: {}, performed: { clinic_checkin: { done: 1, failed: 1 } }, remembered: 2 },
+      // the refused one was never sent: counted as failed, and no id kept for it
+      actions: { allowedOrigins: 2, counts: {}, performed: { clinic_checkin: { done: 1, failed: 1 } }, remembered: 1 },
       analytics: { forwarding: true, received: 0, forwarded: 0, failed: 0 },
       started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/),
     });

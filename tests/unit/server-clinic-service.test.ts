@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
-import { useServerHarness } from '../support/server-harness.ts';
+import { clinicAsk, useServerHarness } from '../support/server-harness.ts';
 
 const TOKEN = 'clinic-token-3c9e71d2a8b4f605';
 const harness = useServerHarness({ rootPrefix: 'kiosk-clinic-', secrets: [TOKEN, TOKEN.slice(-10)] });
@@ -115,7 +115,8 @@ describe('the clinic service', () => {
 
 describe('the clinic service behind /api/actions', () => {
   async function kioskFor(service: ClinicService): Promise<(request: Record<string, unknown>) => Promise<Record<string, unknown>>> {
-    const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [service.url], secrets: { CLINIC_TOKEN: TOKEN } } });
+    const actions = { allowedOrigins: [], origins: { CLINIC: service.url }, secrets: { CLINIC_TOKEN: TOKEN }, secretOrigins: { CLINIC_TOKEN: [service.url] } };
+    const kiosk = await harness.startKiosk({ actions }, { actions: { maxTimeoutMs: 300 } });
     return async (request) => {
       const response = await fetch(`${kiosk}/api/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
       const text = await response.text();
@@ -124,15 +125,16 @@ describe('the clinic service behind /api/actions', () => {
     };
   }
 
-  const HEADERS = { Authorization: 'Bearer {secret:CLINIC_TOKEN}' };
+  const PATIENT = { full_name: 'Maria Garcia', date_of_birth: '1984-03-05' };
+  const CHECK_IN = { ...PATIENT, visit_reason: 'appointment', appointment_id: 'apt-1001' };
 
   it('looks an appointment up with the name and date of birth in the query', async () => {
     const service = await clinic({ token: TOKEN });
     const send = await kioskFor(service);
-    const url = `${service.url}/appointments?name=${encodeURIComponent('Maria Garcia')}&dob=1984-03-05`;
-    const answer = await send({ action_id: 'visit-a:action_1', flow_id: 'clinic_checkin', tool: 'find_appointment', method: 'GET', url, headers: HEADERS });
+    const answer = await send(clinicAsk('visit-a:action_1', 'find_appointment', PATIENT));
     expect(answer).toEqual({ action_id: 'visit-a:action_1', ok: true, status: 200, data: { appointment_id: 'apt-1001', doctor: 'Dr. Lindqvist', time: '10:30' } });
-    const none = await send({ action_id: 'visit-a:action_2', flow_id: 'clinic_checkin', tool: 'find_appointment', method: 'GET', url: url.replace('1984', '1985'), headers: HEADERS });
+    expect(service.lookups).toEqual([{ name: 'Maria Garcia', dob: '1984-03-05', found: true }]);
+    const none = await send(clinicAsk('visit-a:action_2', 'find_appointment', { ...PATIENT, date_of_birth: '1985-03-05' }));
     expect(none).toMatchObject({ ok: false, error: 'http', status: 404, message: expect.stringContaining('No appointment today') });
   });
 
@@ -140,7 +142,7 @@ describe('the clinic service behind /api/actions', () => {
     const service = await clinic({ token: TOKEN });
     service.delayMs = 100;
     const send = await kioskFor(service);
-    const request = { action_id: 'visit-b:action_3', flow_id: 'clinic_checkin', tool: 'check_in', method: 'POST', url: `${service.url}/check-ins`, headers: HEADERS, body: MARIA };
+    const request = clinicAsk('visit-b:action_3', 'check_in', CHECK_IN);
     const answers = await Promise.all([send(request), send(request), send(request)]);
     answers.push(await send(request));
     for (const answer of answers) expect(answer).toMatchObject({ ok: true, status: 201, data: { check_in_id: 'chk-1', queue_number: 1 } });
@@ -153,7 +155,7 @@ describe('the clinic service behind /api/actions', () => {
   it('reports the clinic\'s failures as failed actions, and none of them records a check-in', async () => {
     const service = await clinic({ token: TOKEN });
     const send = await kioskFor(service);
-    const base = { flow_id: 'clinic_checkin', tool: 'check_in', method: 'POST', url: `${service.url}/check-ins`, headers: HEADERS, body: MARIA, timeout_seconds: 0.3 };
+    const base = clinicAsk('', 'check_in', CHECK_IN);
     const cases = [
       ['http_500', 'http'],
       ['invalid_json', 'invalid_json'],
@@ -165,7 +167,8 @@ describe('the clinic service behind /api/actions', () => {
       expect(await send({ ...base, action_id: `visit-c:${mode}` })).toMatchObject({ ok: false, error });
     }
     expect(service.checkIns).toHaveLength(0);
-    const wrongToken = await harness.startKiosk({ actions: { allowedOrigins: [service.url], secrets: { CLINIC_TOKEN: 'a-wrong-token-value' } } });
+    const wrong = { allowedOrigins: [], origins: { CLINIC: service.url }, secrets: { CLINIC_TOKEN: 'a-wrong-token-value' }, secretOrigins: { CLINIC_TOKEN: [service.url] } };
+    const wrongToken = await harness.startKiosk({ actions: wrong });
     const refused = await fetch(`${wrongToken}/api/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...base, action_id: 'visit-c:token' }) });
     const text = await refused.text();
     seen.push(text);

@@ -27,6 +27,8 @@ describe('readConfig', () => {
       stt: null,
       tts: null,
       actions: { allowedOrigins: [], secrets: {} },
+      flowOrigins: [],
+      dataDir: 'data',
       analyticsUrl: null,
       warnings: [],
     });
@@ -45,6 +47,8 @@ describe('readConfig', () => {
       TTS_API_KEY: 'sk-tts',
       TTS_MODEL: 'kokoro',
       TTS_VOICE: 'af_heart',
+      FLOW_ALLOWED_ORIGINS: 'https://flows.example, HTTP://10.0.0.5:8080/',
+      KIOSK_DATA_DIR: '/var/lib/kiosk',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -53,9 +57,23 @@ describe('readConfig', () => {
       stt: { baseUrl: 'http://127.0.0.1:8081', model: 'whisper-large-v3' },
       tts: { baseUrl: 'http://127.0.0.1:8880/v1', apiKey: 'sk-tts', model: 'kokoro', voice: 'af_heart' },
       actions: { allowedOrigins: [], secrets: {} },
+      flowOrigins: ['https://flows.example', 'http://10.0.0.5:8080'],
+      dataDir: '/var/lib/kiosk',
       analyticsUrl: null,
       warnings: [],
     });
+  });
+
+  it('reads where each secret may go (ACTION_SECRET_<NAME>_ORIGINS), never as a secret of its own', () => {
+    const config = readConfig({
+      ACTION_SECRET_CLINIC_TOKEN: 'clinic-token-value',
+      ACTION_SECRET_CLINIC_TOKEN_ORIGINS: 'https://clinic.example,https://backup.clinic.example',
+    });
+    expect(config.actions.secrets).toEqual({ CLINIC_TOKEN: 'clinic-token-value' });
+    expect(config.actions.secretOrigins).toEqual({ CLINIC_TOKEN: ['https://clinic.example', 'https://backup.clinic.example'] });
+    expect(configError({ ACTION_SECRET_NOPE_ORIGINS: 'https://clinic.example' })).toBe('ACTION_SECRET_NOPE_ORIGINS is set but ACTION_SECRET_NOPE is not: there is no such secret to send.');
+    expect(configError({ ACTION_SECRET_CLINIC_TOKEN: 'clinic-token-value', ACTION_SECRET_CLINIC_TOKEN_ORIGINS: 'https://clinic.example/path' })).toContain('ACTION_SECRET_CLINIC_TOKEN_ORIGINS');
+    expect(configError({ FLOW_ALLOWED_ORIGINS: 'flows.example' })).toContain('FLOW_ALLOWED_ORIGINS');
   });
 
   it('needs only a base URL for speech; the models and voice have defaults and the key is optional', () => {

@@ -1,5 +1,6 @@
 // The kiosk's own server as the ActionRunner and OutcomeSink: `POST /api/actions` performs an
-// action (the server checks the origin, puts secrets in, remembers the id), `GET /api/actions/<id>`
+// action (the server builds it from its copy of the flow, checks the origin, puts secrets in,
+// remembers the id), `GET /api/actions/<id>`
 // tells how one ended, `POST /api/analytics` counts outcomes. Any failure to reach the server is
 // a failed action: the page never sends the same action twice.
 
@@ -35,6 +36,23 @@ function failure(answer: Answer | null, fallback: string): ActionOutcome {
   return { ok: false, error: code && message ? `${code}: ${message}` : (message ?? code ?? fallback) };
 }
 
+/**
+ * What the server is asked: which flow, state and tool, the values the effect uses, and the id.
+ * Never the url, method, body or headers: the server builds those from its own copy of the flow.
+ */
+function askFor(call: ActionCall): Record<string, unknown> {
+  return {
+    type: 'action_run',
+    action_id: call.action_id,
+    flow_id: call.flow_id,
+    flow_source: call.flow_source,
+    ...(call.flow_version ? { flow_version: call.flow_version } : {}),
+    state: call.state,
+    tool: call.tool,
+    values: call.values,
+  };
+}
+
 export class ServerActions implements ActionRunner, OutcomeSink {
   constructor(
     private readonly base = '',
@@ -47,7 +65,7 @@ export class ServerActions implements ActionRunner, OutcomeSink {
       response = await this.fetcher(`${this.base}${ACTIONS_API.actions}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ type: 'action_run', ...call }),
+        body: JSON.stringify(askFor(call)),
       });
     } catch (error) {
       // Cancelled by a reload: said nothing of; the reloaded page asks how it ended.

@@ -1,47 +1,18 @@
-// A tool's HTTP effect, as the engine decides it: the `action_run` it asks the runtime for (values
-// percent-encoded in the url, never able to smuggle a `{secret:NAME}` reference in), and where the
+// A tool's HTTP effect, as the engine decides it: the `action_run` it asks the runtime for (built
+// by http-call.ts, which the kiosk's server uses again on its own copy of the flow), and where the
 // flow goes once the runtime answers: the answer's captures and `on_action_done` (or the tool's
 // on_tool_call mapping), or `on_action_failed` and a plain sentence for the visitor.
 
 import { resolveTool, type Branch, type ToolDef } from '../language/flow.ts';
-import { displayValue, interpolate, interpolateDeep, templateNames } from '../language/interpolate.ts';
 import type { ActionDoneInput } from './messages.ts';
 import { copy, own } from '../language/records.ts';
 import type { RunningAction, Turn } from './session.ts';
 import { attempt } from './transition.ts';
 import { afterTool } from './after-tool.ts';
+import { httpCall, valuesFor } from './http-call.ts';
 
 /** What the visitor hears and sees when an action did not go through; never the error itself. */
 export const ACTION_FAILED_SENTENCE = 'Sorry, that did not go through. Nothing was done.';
-
-/** A reference the kiosk's server would replace with a secret: `{secret:NAME}`. */
-const SECRET_REFERENCE = /\{secret:[A-Z0-9_]+\}/g;
-
-const references = (text: string) => text.match(SECRET_REFERENCE)?.length ?? 0;
-
-/**
- * Why this action may not be sent, or null. A value (from the visitor, the LLM or an answer) that
- * holds `{secret:` could make the server put a secret where the flow's author never wrote one, so
- * it is refused whatever its case; so is a text whose values and template together form a
- * reference the template alone did not have.
- */
-function smuggledSecret(tool: ToolDef, values: Readonly<Record<string, unknown>>): string | null {
-  const http = tool.http!;
-  const texts: string[] = [http.url];
-  const collect = (v: unknown): void => {
-    if (typeof v === 'string') texts.push(v);
-    else if (Array.isArray(v)) v.forEach(collect);
-    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
-  };
-  collect(http.body);
-  for (const text of texts) {
-    for (const name of templateNames(text)) {
-      if (/\{secret:/i.test(displayValue(own(values, name)))) return `the value of "${name}" holds a secret reference ({secret:…}), which a value may never carry`;
-    }
-    if (references(interpolate(text, values)) > references(text)) return 'the values put together with the flow\'s text form a secret reference ({secret:…})';
-  }
-  return null;
-}
 
 /**
  * Asks the runtime to perform the tool's HTTP call (`action_run`) and remembers it as running.
@@ -51,26 +22,13 @@ export function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, i
   const http = tool.http!;
   const values = copy(t.s.values, args);
   const run: RunningAction = { id, tool: tool.name, args, state: t.s.state, left: false };
-  const refused = smuggledSecret(tool, values);
-  if (refused) {
-    actionFailed(t, run, `not sent: ${refused}`);
+  const call = httpCall(http, values);
+  if ('refused' in call) {
+    actionFailed(t, run, `not sent: ${call.refused}`);
     return null;
   }
-  // Each value filled into the url is percent-encoded, so it stays one path segment or one query
-  // value whatever it holds (`/`, `?`, `#`, `&`, `=`); the template's own text is kept as written.
-  const inUrl: Record<string, string> = Object.create(null);
-  for (const [name, value] of Object.entries(values)) inUrl[name] = encodeURIComponent(displayValue(value));
   t.s.running = [...t.s.running, run];
-  t.emit({
-    type: 'action_run',
-    action_id: id,
-    tool: tool.name,
-    method: http.method,
-    url: interpolate(http.url, inUrl),
-    ...(http.body !== undefined ? { body: interpolateDeep(http.body, values) } : {}),
-    ...(http.headers ? { headers: { ...http.headers } } : {}),
-    ...(http.timeoutSeconds !== undefined ? { timeout_seconds: http.timeoutSeconds } : {}),
-  });
+  t.emit({ type: 'action_run', action_id: id, tool: tool.name, state: t.s.state, values: valuesFor(http, values), ...call });
   return id;
 }
 

@@ -3,6 +3,7 @@
 
 import type { ToolSpec } from '../language/catalog.ts';
 import type { Artifact } from '../language/flow.ts';
+import type { HttpCall } from './http-call.ts';
 
 export type { ToolSpec };
 
@@ -145,17 +146,19 @@ export interface ActionPendingMessage {
   replaces?: string;
 }
 
-/** Ask the runtime to perform a tool's HTTP effect and answer with `action_done`. */
-export interface ActionRunMessage {
+/**
+ * Ask the runtime to perform a tool's HTTP effect and answer with `action_done`: the request as the
+ * engine built it, and what the kiosk's server needs to build it again from its own copy of the
+ * flow (the state, and the values the effect uses).
+ */
+export interface ActionRunMessage extends HttpCall {
   type: 'action_run';
   action_id: string;
   tool: string;
-  method: string;
-  url: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** the tool's own time-out (`http.timeout_seconds`), when it gives one */
-  timeout_seconds?: number;
+  /** the state whose tool it is */
+  state: string;
+  /** the values the url and body use, by name */
+  values: Record<string, unknown>;
 }
 
 /**
