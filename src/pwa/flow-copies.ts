@@ -6,15 +6,18 @@
 export const FLOW_CACHE = 'kiosk-flows';
 
 const SAVED_AT = 'x-kiosk-saved-at';
+const VERSION = 'x-kiosk-flow-version';
 
 export interface FlowCopy {
   text: string;
   savedAt: Date;
+  /** the version the kiosk's server gave it (its actions name it) */
+  version?: string;
 }
 
 export interface FlowCopies {
-  /** keeps `text` as the copy of the flow at `url` (a failure to keep it is not an error) */
-  keep(url: string, text: string): Promise<void>;
+  /** keeps `text` (and its version) as the copy of the flow at `url` (a failure to keep it is not an error) */
+  keep(url: string, text: string, version?: string): Promise<void>;
   /** the kept copy of the flow at `url`, or null */
   find(url: string): Promise<FlowCopy | null>;
 }
@@ -41,10 +44,12 @@ export function cacheStorageCopies(now: () => Date = () => new Date()): FlowCopi
   const storage = (globalThis as { caches?: CacheStorageLike }).caches;
   if (!storage) return null;
   return {
-    async keep(url, text) {
+    async keep(url, text, version) {
       try {
         const cache = await storage.open(FLOW_CACHE);
-        await cache.put(key(url), new Response(text, { headers: { 'content-type': 'text/yaml; charset=utf-8', [SAVED_AT]: now().toISOString() } }));
+        const headers: Record<string, string> = { 'content-type': 'text/yaml; charset=utf-8', [SAVED_AT]: now().toISOString() };
+        if (version) headers[VERSION] = version;
+        await cache.put(key(url), new Response(text, { headers }));
       } catch (error) {
         console.warn(`kiosk: could not keep a copy of the flow (${(error as Error).message})`);
       }
@@ -55,7 +60,8 @@ export function cacheStorageCopies(now: () => Date = () => new Date()): FlowCopi
         const response = await cache.match(key(url));
         if (!response) return null;
         const savedAt = new Date(response.headers.get(SAVED_AT) ?? '');
-        return { text: await response.text(), savedAt: Number.isNaN(savedAt.getTime()) ? new Date(0) : savedAt };
+        const version = response.headers.get(VERSION);
+        return { text: await response.text(), savedAt: Number.isNaN(savedAt.getTime()) ? new Date(0) : savedAt, ...(version ? { version } : {}) };
       } catch {
         return null;
       }
