@@ -67,6 +67,10 @@ export default defineConfig({
         ACTIONS_ALLOWED_ORIGINS: '',
         ACTION_ORIGIN_CLINIC: `http://127.0.0.1:${CLINIC_PORT}`,
         ACTION_SECRET_CLINIC_TOKEN: CLINIC_TOKEN,
+        ACTION_SECRET_CLINIC_TOKEN_ORIGINS: `http://127.0.0.1:${CLINIC_PORT}`,
+        FLOW_ALLOWED_ORIGINS: '',
+        // the server's kept flow copies, apart from a developer's ./data
+        KIOSK_DATA_DIR: `test-results/kiosk-data-${PORT}`,
         OPERATOR_PIN: '',
       },
     },

@@ -8,7 +8,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
-import { serveFlow, TEST_FLOWS } from './support/flows.ts';
+import { startFlowHost, type FlowHost } from './support/flows.ts';
 import { agentLines, doubleTap, expectStep, input, kiosk, pendingCard, say, settled } from './support/kiosk.ts';
 
 const TOKEN = 'e2e-actions-clinic-token';
@@ -22,6 +22,8 @@ interface Setup {
 }
 
 const closers: (() => Promise<unknown>)[] = [];
+/** The flow host of the test under way: the kiosk's server loads test flows from it. */
+let flows: FlowHost;
 test.afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
 });
@@ -30,7 +32,15 @@ test.afterEach(async () => {
 async function setUp(browser: Browser, env: Record<string, string> = {}): Promise<Setup> {
   const clinic = await startClinicService({ token: TOKEN });
   closers.push(() => clinic.close());
-  const config = readConfig({ ACTION_ORIGIN_CLINIC: clinic.url, ACTION_SECRET_CLINIC_TOKEN: TOKEN, ...env });
+  flows = await startFlowHost();
+  closers.push(() => flows.close());
+  const config = readConfig({
+    ACTION_ORIGIN_CLINIC: clinic.url,
+    ACTION_SECRET_CLINIC_TOKEN: TOKEN,
+    ACTION_SECRET_CLINIC_TOKEN_ORIGINS: clinic.url,
+    FLOW_ALLOWED_ORIGINS: flows.origin,
+    ...env,
+  });
   const server = await startServer({ root: 'dist', config, host: '127.0.0.1', port: 0, quiet: true });
   closers.push(() => server.close());
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
@@ -171,8 +181,8 @@ states:
 `;
 
 async function startBooking(page: Page, url: string, expiresAfter?: number): Promise<void> {
-  await serveFlow(page, `${TEST_FLOWS}/booking.yaml`, BOOKING(url, expiresAfter));
-  await start(page, `${TEST_FLOWS}/booking.yaml`);
+  flows.files.set('/booking.yaml', BOOKING(url, expiresAfter));
+  await start(page, `${flows.origin}/booking.yaml`);
   await expectStep(page, 'confirm');
 }
 

@@ -1,48 +1,74 @@
-// Flows from elsewhere: a flow on another site without CORS says so, an address that never
-// answers times out with a message, and a flow without a title shows its id in words.
+// Flows from elsewhere, through the kiosk's own server (a server of the test's own here, with
+// FLOW_ALLOWED_ORIGINS set): a flow on an allowed site loads with no CORS header, one on any
+// other site is refused with the setting named, an address that never answers times out with a
+// message, and a flow without a title shows its id in words.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startServer } from '../../server/app.ts';
+import { readConfig } from '../../server/config.ts';
 import { serveFlow } from './support/flows.ts';
 import { kiosk, openKiosk } from './support/kiosk.ts';
 
 const FLOW = 'id: elsewhere\ntitle: From elsewhere\nstates:\n  only: { ui: { artifact_type: card, title: Hello }, transitions: { on_ui_event: { done: __end__ } } }\n';
 
-/** A web server on another port (another origin), with or without the CORS header. */
-async function otherSite(cors: boolean): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/yaml', ...(cors ? { 'access-control-allow-origin': '*' } : {}) });
+const closers: (() => Promise<unknown>)[] = [];
+test.afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+});
+
+/** A web server on another port (another origin), sending no CORS header; `silent` never answers. */
+async function otherSite(silent = false): Promise<{ url: string; origin: string; hits: () => number }> {
+  let hits = 0;
+  const server: Server = createServer((_req, res) => {
+    hits += 1;
+    if (silent) return;
+    res.writeHead(200, { 'content-type': 'text/yaml' });
     res.end(FLOW);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/flow.yaml`, server };
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `${origin}/flow.yaml`, origin, hits: () => hits };
 }
 
-test('a flow on another site loads when the site allows it (CORS), and says why when it does not', async ({ page }) => {
-  const allowing = await otherSite(true);
-  const refusing = await otherSite(false);
-  try {
-    await openKiosk(page, { flow: allowing.url });
-    await expect(page.getByRole('heading', { name: 'From elsewhere' })).toBeVisible();
+/** A page on a kiosk server of its own that loads flows from `origins`. */
+async function kioskAllowing(browser: Browser, origins: string[]): Promise<Page> {
+  const config = readConfig({ FLOW_ALLOWED_ORIGINS: origins.join(',') });
+  const server = await startServer({ root: 'dist', config, host: '127.0.0.1', port: 0, quiet: true });
+  closers.push(() => server.close());
+  const context = await browser.newContext({ baseURL: server.url });
+  closers.push(() => context.close());
+  return context.newPage();
+}
 
-    await page.goto(`/?flow=${encodeURIComponent(refusing.url)}`);
-    await expect(kiosk(page)).toHaveAttribute('data-phase', 'invalid');
-    await expect(page.locator('.diagnostics')).toContainText('Access-Control-Allow-Origin (CORS)');
-  } finally {
-    allowing.server.close();
-    refusing.server.close();
-  }
+test('a flow on a site the operator allowed loads without CORS; any other site is refused, naming the setting', async ({ browser }) => {
+  const allowed = await otherSite();
+  const other = await otherSite();
+  const page = await kioskAllowing(browser, [allowed.origin]);
+  await openKiosk(page, { flow: allowed.url });
+  await expect(page.getByRole('heading', { name: 'From elsewhere' })).toBeVisible();
+
+  await page.goto(`/?flow=${encodeURIComponent(other.url)}`);
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'invalid');
+  await expect(page.locator('.diagnostics')).toContainText(`FLOW_ALLOWED_ORIGINS; ${other.origin} is not among them`);
+  expect(other.hits()).toBe(0);
 });
 
-test('a flow address that never answers gives up with a message instead of "Getting ready…" for ever', async ({ page }) => {
-  await page.route((url) => url.pathname === '/test-flows/silent.yaml', () => {
-    // never answered
-  });
-  await page.goto('/?flow=/test-flows/silent.yaml&flow_timeout_seconds=1');
+test('a flow address that never answers gives up with a message instead of "Getting ready…" for ever', async ({ browser }) => {
+  const silent = await otherSite(true);
+  const page = await kioskAllowing(browser, [silent.origin]);
+  await page.goto(`/?flow=${encodeURIComponent(silent.url)}&flow_timeout_seconds=1`);
   await expect(page.getByText('Getting ready…')).toBeVisible();
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'invalid');
-  await expect(page.locator('.diagnostics')).toContainText('the server did not answer within 1 second');
+  await expect(page.locator('.diagnostics')).toContainText(`${silent.origin} did not answer within 1 s`);
 });
 
 test('a flow without a title shows its id in words on the idle screen', async ({ page }) => {

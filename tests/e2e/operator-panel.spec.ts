@@ -4,6 +4,7 @@
 // it, the test of each service against the OpenAI doubles, the status lights when the network
 // goes, and the screen kept on during a visit.
 
+import { serveFlow } from './support/flows.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
@@ -114,7 +115,7 @@ test('the right PIN opens the panel; a setting is kept across a reload; the addr
 
 test('a flow that does not load is refused by the panel, and the kiosk keeps its flow', async ({ page }) => {
   const base = await kioskWithPin();
-  await page.route(`${base}/test-flows/broken.yaml`, (route) => route.fulfill({ contentType: 'text/yaml', body: 'flow: [' }));
+  await serveFlow(page, '/test-flows/broken.yaml', 'flow: [');
   await page.goto(`${base}/`);
   await unlock(page);
   await page.getByLabel('Flow', { exact: true }).fill('/test-flows/broken.yaml');

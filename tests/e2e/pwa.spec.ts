@@ -215,7 +215,7 @@ test('offline: a flow loaded from an address runs from its last good copy, and t
   await page.reload();
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Room sign-in');
-  expect(warnings.find((w) => w.includes(path))).toMatch(/could not load the flow: the server did not answer .*; running the last good copy, saved \d{4}-\d\d-\d\d \d\d:\d\d$/);
+  expect(warnings.find((w) => w.includes(path))).toMatch(/could not load the flow: the kiosk's server did not answer .*; running the last good copy, saved \d{4}-\d\d-\d\d \d\d:\d\d$/);
 
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expectStep(page, 'name');

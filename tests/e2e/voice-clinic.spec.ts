@@ -78,7 +78,7 @@ test.afterEach(async () => {
 test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) => {
   const clinic = await startClinicService();
   closeClinic = () => clinic.close();
-  const env = { ACTION_ORIGIN_CLINIC: clinic.url, ACTION_SECRET_CLINIC_TOKEN: 'voice-clinic-token' };
+  const env = { ACTION_ORIGIN_CLINIC: clinic.url, ACTION_SECRET_CLINIC_TOKEN: 'voice-clinic-token', ACTION_SECRET_CLINIC_TOKEN_ORIGINS: clinic.url };
   // The page's clock is Playwright's, so that the last step's 20 s timeout comes when the test says.
   const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'clinic', query: { flow: 'clinic-checkin' }, env, prepare: (p) => p.clock.install() });
   fakes.stt.script(transcriptsFor(fixture, HEARD));

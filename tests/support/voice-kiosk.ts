@@ -6,6 +6,7 @@
 // 'file'`: the whole recording from when the page opens the mic, in a Chromium of its own, since
 // Chromium takes the file at launch).
 
+import { serveFlow } from '../e2e/support/flows.ts';
 import { chromium, expect, type Browser, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
@@ -109,7 +110,7 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     const page = await context.newPage();
     const microphone = fixture && !fromFile ? new TestMicrophone(page, fixture) : null;
     for (const [path, yaml] of Object.entries(options.flows ?? {})) {
-      await page.route((url) => url.pathname === path, (route) => route.fulfill({ contentType: 'text/yaml; charset=utf-8', body: yaml }));
+      await serveFlow(page, path, yaml);
     }
     const consoleLines: string[] = [];
     page.on('pageerror', (e) => consoleLines.push(`uncaught: ${e.message}`));
