@@ -27,7 +27,9 @@ export default defineConfig({
   ],
   forbidOnly: true,
   retries: 0,
-  timeout: 30_000,
+  // A ceiling, never a wait: the longest tests (the accessibility scans, a whole spoken visit) take
+  // 20 s on a quiet two-core machine and twice that when it is busy.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
   use: {

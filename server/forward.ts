@@ -23,15 +23,23 @@ export interface Forwarding {
 /** How much of an upstream's error body is read to find its message. */
 const ERROR_BODY_LIMIT = 16 * 1024;
 
-/** Sends `f` upstream and answers `res` with what comes back, or with a JSON error (502, 504). */
+/** Errors of a kept-alive connection the upstream closed just as it was reused: nothing was processed. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Sends `f` upstream and answers `res` with what comes back, or with a JSON error (502, 504).
+ * A request that fails on a reused keep-alive connection before any answer (the upstream closed
+ * it idle at that very moment, a race every keep-alive client meets) is sent once more on a
+ * connection of its own: the upstream never saw the first one.
+ */
 export function forward(res: ServerResponse, f: Forwarding): void {
   const headers: OutgoingHttpHeaders = { 'content-length': f.body.length, 'accept-encoding': 'identity' };
   if (f.contentType) headers['content-type'] = f.contentType;
   if (f.accept) headers['accept'] = f.accept;
   if (f.apiKey) headers['authorization'] = `Bearer ${f.apiKey}`;
 
-  const upstream = (f.url.protocol === 'https:' ? https : http).request(f.url, { method: 'POST', headers });
   let timedOut = false;
+  let upstream: http.ClientRequest;
   const timer = setTimeout(() => {
     timedOut = true;
     upstream.destroy(new Error('no response headers in time'));
@@ -43,30 +51,35 @@ export function forward(res: ServerResponse, f: Forwarding): void {
     if (!res.writableFinished) upstream.destroy();
   });
 
-  upstream.on('error', (error: NodeJS.ErrnoException) => {
-    clearTimeout(timer);
-    if (res.destroyed || res.writableEnded) return;
-    if (res.headersSent) {
-      res.destroy();
-    } else if (timedOut) {
-      sendError(res, 504, 'upstream_timeout', `The ${f.label} service did not answer within ${seconds(f.headersTimeoutMs)}.`);
-    } else {
-      sendError(res, 502, 'upstream_unreachable', `The ${f.label} service could not be reached (${describeNetworkError(error.code)}).`);
-    }
-  });
-
-  upstream.on('response', (answer) => {
-    clearTimeout(timer);
-    if (res.destroyed) {
-      answer.destroy();
-      return;
-    }
-    const status = answer.statusCode ?? 502;
-    if (status >= 300) passError(res, answer, status, f.apiKey);
-    else stream(res, answer, status);
-  });
-
-  upstream.end(f.body);
+  const send = (fresh: boolean) => {
+    const client = f.url.protocol === 'https:' ? https : http;
+    upstream = client.request(f.url, { method: 'POST', headers, ...(fresh ? { agent: false } : {}) });
+    const sent = upstream;
+    sent.on('error', (error: NodeJS.ErrnoException) => {
+      if (!fresh && !timedOut && sent.reusedSocket && STALE_CONNECTION.has(error.code ?? '') && !res.destroyed && !res.headersSent) return send(true);
+      clearTimeout(timer);
+      if (res.destroyed || res.writableEnded) return;
+      if (res.headersSent) {
+        res.destroy();
+      } else if (timedOut) {
+        sendError(res, 504, 'upstream_timeout', `The ${f.label} service did not answer within ${seconds(f.headersTimeoutMs)}.`);
+      } else {
+        sendError(res, 502, 'upstream_unreachable', `The ${f.label} service could not be reached (${describeNetworkError(error.code)}).`);
+      }
+    });
+    sent.on('response', (answer) => {
+      clearTimeout(timer);
+      if (res.destroyed) {
+        answer.destroy();
+        return;
+      }
+      const status = answer.statusCode ?? 502;
+      if (status >= 300) passError(res, answer, status, f.apiKey);
+      else stream(res, answer, status);
+    });
+    sent.end(f.body);
+  };
+  send(false);
 }
 
 /** Streams a successful answer through chunk by chunk, with only the headers that matter. */

@@ -171,6 +171,26 @@ describe('forwarding', () => {
     expect(JSON.parse(got?.body.toString() ?? '')).toEqual({ ...request, model: MODEL });
   });
 
+  it('sends a request again on a fresh connection when the kept-alive one was closed under it, and only then', async () => {
+    // The upstream drops the second request that arrives on a connection it has already served,
+    // as a server does that closes an idle connection just as the proxy reuses it.
+    const served = new WeakSet<object>();
+    const up = await startUpstream((req, res) => {
+      if (served.has(req.socket)) return void req.socket.destroy();
+      served.add(req.socket);
+      json(res, 200, { text: 'hello' });
+    });
+    const url = await startKiosk({ llm: service(up.base) });
+    const request = { messages: [{ role: 'user', content: 'hi' }] };
+    for (let i = 0; i < 3; i++) {
+      const answer = await post(url, '/api/llm/chat/completions', request);
+      expect(answer.status, `request ${i + 1}`).toBe(200);
+    }
+    // The second request reused the first one's connection, was dropped, and went again on its
+    // own; the third found no connection to reuse. Nothing else was sent twice.
+    expect(up.received).toHaveLength(4);
+  });
+
   it('passes a transcription request through byte for byte, boundary included', async () => {
     const up = await startUpstream((_req, res) => json(res, 200, { text: 'hello' }));
     const url = await startKiosk({ stt: service(up.base, { model: 'whisper-1' }) });
