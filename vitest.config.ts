@@ -22,7 +22,7 @@ export default defineConfig({
     testTimeout: 60_000,
     pool: 'threads',
     projects: [
-      { extends: true, test: { name: 'shared', include: ['tests/unit/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: 'shared', include: ['tests/unit/**/*.test.ts', 'tests/security/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
     ],
   },

@@ -124,7 +124,7 @@ async function readRequest(req: IncomingMessage, res: ServerResponse, say: (line
   if (body === 'aborted' || res.destroyed) return;
   if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', `An action request may be at most ${ACTION_REQUEST_LIMIT / 1024} KB.`);
   const parsed = parseJson(body);
-  if (!parsed) return sendRefusal(res, 400, 'invalid_request', 'The request body is not valid JSON.');
+  if (!parsed.ok) return sendRefusal(res, 400, 'invalid_request', parsed.message);
   const request = readActionRequest(parsed.value);
   if (typeof request === 'string') {
     const id = (parsed.value as Record<string, unknown> | null)?.['action_id'];

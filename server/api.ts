@@ -8,6 +8,7 @@ import { Analytics, receiveEvent } from './analytics.ts';
 import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
 import { forward } from './forward.ts';
+import { parseOutsideJson, TOO_DEEP } from './json-depth.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
 import { sendError, sendJson, sendRefusal } from './respond.ts';
 import { kioskStatus } from './status.ts';
@@ -122,28 +123,27 @@ async function proxy(req: IncomingMessage, res: ServerResponse, route: ProxyRout
 
 /** The chat request with `model` set to the configured one: the page cannot pick another. */
 function forceModel(body: Buffer, service: UpstreamService): Buffer | string {
-  const request = jsonObject(body);
-  if (!request) return 'The chat request must be a JSON object.';
+  const request = jsonObject(body, 'chat');
+  if (typeof request === 'string') return request;
   request['model'] = service.model;
   return Buffer.from(JSON.stringify(request));
 }
 
 /** The speech request with the configured model and voice where the page gave none. */
 function fillSpeech(body: Buffer, service: UpstreamService & { voice?: string }): Buffer | string {
-  const request = jsonObject(body);
-  if (!request) return 'The speech request must be a JSON object.';
+  const request = jsonObject(body, 'speech');
+  if (typeof request === 'string') return request;
   if (typeof request['model'] !== 'string' || !request['model']) request['model'] = service.model;
   if ((typeof request['voice'] !== 'string' || !request['voice']) && service.voice) request['voice'] = service.voice;
   return Buffer.from(JSON.stringify(request));
 }
 
-function jsonObject(body: Buffer): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(body.toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+/** The page's JSON object, or a sentence saying why it is refused (nested too deep to stringify again, among others). */
+function jsonObject(body: Buffer, what: string): Record<string, unknown> | string {
+  const parsed = parseOutsideJson(body.toString('utf8'));
+  if (!parsed.ok) return parsed.problem === 'too_deep' ? `The ${what} request is JSON ${TOO_DEEP}.` : `The ${what} request is not valid JSON.`;
+  const value = parsed.value;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : `The ${what} request must be a JSON object.`;
 }
 
 function size(bytes: number): string {

@@ -105,9 +105,11 @@ export function createOperatorRoute(pin: string | undefined, options: OperatorOp
       void readBody(req, BODY_LIMIT).then((body) => {
         if (body === 'aborted' || res.destroyed) return;
         if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', 'An unlock request is a PIN and nothing more.');
-        const parsed = parseJson(body)?.value as { pin?: unknown } | undefined;
-        if (typeof parsed?.pin !== 'string') return sendRefusal(res, 400, 'invalid_request', 'Send the PIN as {"pin": "…"}.');
-        const result = gate.unlock(parsed.pin);
+        const parsed = parseJson(body);
+        if (!parsed.ok) return sendRefusal(res, 400, 'invalid_request', parsed.message);
+        const request = parsed.value as { pin?: unknown } | null;
+        if (typeof request?.pin !== 'string') return sendRefusal(res, 400, 'invalid_request', 'Send the PIN as {"pin": "…"}.');
+        const result = gate.unlock(request.pin);
         if (result.ok) {
           log('[operator] panel unlocked');
           return sendJson(res, 200, { ok: true });
