@@ -29,8 +29,8 @@ export interface ActionsOptions {
 
 /** The actions routes of one server, and what they counted for the status view. */
 export interface ActionsRoute {
-  /** answers a request whose path is `/api/actions` or starts with `/api/actions/` */
-  handle(req: IncomingMessage, res: ServerResponse, path: string): void;
+  /** answers a request whose path is `/api/actions` or starts with `/api/actions/` (the promise, when there is one, is the caller's to watch) */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void>;
   /** actions this server ran (or refused), per flow: done or failed */
   readonly performed: FlowCounts<'done' | 'failed'>;
   readonly store: ActionStore;
@@ -57,8 +57,7 @@ export function createActionsRoute(config: ActionsConfig, options: ActionsOption
     handle(req, res, path) {
       if (path === '/api/actions') {
         if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
-        void post(actions, req, res);
-        return;
+        return post(actions, req, res);
       }
       const rest = path.slice('/api/actions/'.length);
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });

@@ -1,6 +1,7 @@
 // The kiosk's /api/ routes: the page's service config, a proxy to exactly three upstream
 // endpoints (chat, transcription, speech) that adds the keys, and the server's own routes:
-// actions (a flow's HTTP effects), analytics, the operator's status and PIN. Nothing else is forwarded.
+// actions (a flow's HTTP effects), analytics, the operator's status and PIN. Nothing else is
+// forwarded, and a route that fails answers 500 (route-guard.ts) instead of taking the server down.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createActionsRoute, type ActionsOptions } from './actions.ts';
@@ -11,6 +12,7 @@ import { forward } from './forward.ts';
 import { parseOutsideJson, TOO_DEEP } from './json-depth.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
 import { sendError, sendJson, sendRefusal } from './respond.ts';
+import { guardRoute } from './route-guard.ts';
 import { kioskStatus } from './status.ts';
 
 /** A connect-style handler: Vite's dev server and the kiosk's own server both mount it. */
@@ -64,10 +66,7 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
   const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log);
   const startedAt = new Date().toISOString();
 
-  return (req, res, next) => {
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    if (path !== '/api' && !path.startsWith('/api/')) return next();
-
+  const route = (req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void> => {
     if (path === '/api/config') {
       if (req.method !== 'GET') return sendError(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
       return sendJson(res, 200, services);
@@ -76,15 +75,14 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
     if (path === '/api/operator' || path.startsWith('/api/operator/')) return operator.handle(req, res, path);
     if (path === '/api/analytics') {
       if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
-      void receiveEvent(req, res, analytics);
-      return;
+      return receiveEvent(req, res, analytics);
     }
     if (path === '/api/status') {
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
       return sendJson(res, 200, kioskStatus(config, actions, analytics, startedAt));
     }
-    const route = ROUTES.get(path);
-    if (!route) return sendError(res, 404, 'not_found', 'There is no such API route on this kiosk.');
+    const proxied = ROUTES.get(path);
+    if (!proxied) return sendError(res, 404, 'not_found', 'There is no such API route on this kiosk.');
 
     const started = Date.now();
     res.on('close', () => {
@@ -92,12 +90,18 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
       log(`[api] ${req.method ?? '?'} ${path} ${res.statusCode} ${Date.now() - started}ms${gone}`);
     });
     if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
-    const service = config[route.service];
+    const service = config[proxied.service];
     if (!service) {
-      const name = route.service.toUpperCase();
-      return sendError(res, 503, 'not_configured', `The ${LABELS[route.service]} service is not configured on this kiosk's server (set ${name}_BASE_URL).`);
+      const name = proxied.service.toUpperCase();
+      return sendError(res, 503, 'not_configured', `The ${LABELS[proxied.service]} service is not configured on this kiosk's server (set ${name}_BASE_URL).`);
     }
-    void proxy(req, res, route, service, headersTimeoutMs);
+    return proxy(req, res, proxied, service, headersTimeoutMs);
+  };
+
+  return (req, res, next) => {
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (path !== '/api' && !path.startsWith('/api/')) return next();
+    guardRoute(req, res, path, log, () => route(req, res, path));
   };
 }
 

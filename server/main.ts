@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './app.ts';
 import { ConfigError, loadConfig, type KioskConfig } from './config.ts';
+import { describeFailure } from './route-guard.ts';
 
 function fail(message: string): never {
   console.error(message);
@@ -32,6 +33,21 @@ function describeActions(config: KioskConfig): string | undefined {
   return `may call ${allowedOrigins.join(', ')}; secrets: ${names.length ? names.join(', ') : 'none'}`;
 }
 
+/**
+ * The last guard: an error that escaped every handler is logged in one line and the server goes
+ * on. Every /api/ route already answers its own failures (route-guard.ts), so what reaches here is
+ * a bug in one request's callbacks; the state the server shares between requests (the action
+ * ids, the PIN lock, the counts) is changed only in synchronous steps that call nothing that can
+ * throw half way, so it is whole. Exiting instead would be worse: a restart forgets the action ids
+ * (an action could run twice) and the PIN lock (fresh tries for a guesser), and one request that
+ * finds the bug would take the kiosk down for everyone. The one request left hanging is closed by
+ * its time-outs.
+ */
+function keepServing(): void {
+  process.on('unhandledRejection', (reason) => console.error(`[server] unhandled rejection, still serving: ${describeFailure(reason)}`));
+  process.on('uncaughtException', (error) => console.error(`[server] uncaught exception, still serving: ${describeFailure(error)}`));
+}
+
 async function main(): Promise<void> {
   let config: KioskConfig;
   try {
@@ -54,6 +70,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  keepServing();
   console.log(`voice-kiosk at ${server.url}`);
   for (const line of describeServices(config)) console.log(line);
   for (const warning of config.warnings) console.warn(`warning: ${warning}`);
