@@ -1,7 +1,8 @@
 // The kiosk's /api/ routes: the page's service config, a proxy to exactly three upstream
 // endpoints (chat, transcription, speech) that adds the keys, and the server's own routes:
 // actions (a flow's HTTP effects), analytics, the operator's status and PIN. Nothing else is
-// forwarded, and a route that fails answers 500 (route-guard.ts) instead of taking the server down.
+// forwarded, nothing at all is done for a request that does not come from the kiosk's own page
+// (request-guard.ts), and a route that fails answers 500 (route-guard.ts) instead of taking the server down.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createActionsRoute, type ActionsOptions } from './actions.ts';
@@ -11,7 +12,8 @@ import { publicConfig, type KioskConfig, type UpstreamService } from './config.t
 import { forward } from './forward.ts';
 import { parseOutsideJson, TOO_DEEP } from './json-depth.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
-import { sendError, sendJson, sendRefusal } from './respond.ts';
+import { refuseUnread, sendError, sendJson, sendRefusal } from './respond.ts';
+import { refuseForeign } from './request-guard.ts';
 import { guardRoute } from './route-guard.ts';
 import { kioskStatus } from './status.ts';
 
@@ -31,8 +33,8 @@ export interface ApiOptions {
   operator?: OperatorOptions;
 }
 
-/** What the API handler reads of the configuration; actions, analytics and the operator panel are off when left out. */
-export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin'>>;
+/** What the API handler reads of the configuration; actions, analytics, the operator panel and other host names are off when left out. */
+export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts'>>;
 
 /** The largest request body each service takes; larger ones get 413 and never leave the kiosk. */
 export const BODY_LIMITS = { llm: 1024 * 1024, stt: 8 * 1024 * 1024, tts: 64 * 1024 } as const;
@@ -101,6 +103,8 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
   return (req, res, next) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     if (path !== '/api' && !path.startsWith('/api/')) return next();
+    const refusal = refuseForeign(req, config.allowedHosts ?? []);
+    if (refusal) return refuseUnread(res, 403, refusal.type, refusal.message);
     guardRoute(req, res, path, log, () => route(req, res, path));
   };
 }

@@ -2,6 +2,9 @@
 // reaches, read from the environment (and a .env file). Keys stay here; the page sees names only.
 //
 //   HOST, PORT                                    default 127.0.0.1 and 4173
+//   ALLOWED_HOSTS                                 names (besides IP addresses and localhost) the
+//                                                 kiosk is reached by, comma-separated: /api/
+//                                                 refuses any other Host (DNS rebinding)
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL          chat; LLM_MODEL is required with a base URL
 //   STT_BASE_URL, STT_API_KEY, STT_MODEL          transcription; model default whisper-1
 //   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
@@ -30,6 +33,8 @@ export interface UpstreamService {
 export interface KioskConfig {
   host: string;
   port: number;
+  /** host names (lower case) /api/ answers to besides IP addresses and localhost */
+  allowedHosts: string[];
   llm: UpstreamService | null;
   stt: UpstreamService | null;
   tts: (UpstreamService & { voice: string }) | null;
@@ -86,6 +91,7 @@ export function readConfig(env: Env): KioskConfig {
   return {
     host: value(env, 'HOST') ?? DEFAULT_HOST,
     port: readPort(env),
+    allowedHosts: readAllowedHosts(env),
     llm,
     stt,
     tts: tts && { ...tts, voice: value(env, 'TTS_VOICE') ?? 'alloy' },
@@ -157,6 +163,19 @@ function readPort(env: Env): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${text}".`);
   return port;
+}
+
+/** ALLOWED_HOSTS: host names only (no scheme, port or path), lower-cased. */
+function readAllowedHosts(env: Env): string[] {
+  const hosts: string[] = [];
+  for (const item of (value(env, 'ALLOWED_HOSTS') ?? '').split(',').map((part) => part.trim().toLowerCase())) {
+    if (!item) continue;
+    if (!/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/.test(item)) {
+      throw new ConfigError(`ALLOWED_HOSTS: "${item}" is not a host name (expected names like kiosk.clinic.example,kiosk-2.local, with no scheme, port or path).`);
+    }
+    if (!hosts.includes(item)) hosts.push(item);
+  }
+  return hosts;
 }
 
 function readActions(env: Env): ActionsConfig {

@@ -16,6 +16,7 @@ function describeServices(config: KioskConfig): string[] {
   const line = (label: string, model: string | undefined, fallback: string) =>
     `  ${label.padEnd(15)} ${model ?? `not configured: ${fallback}`}`;
   return [
+    line('host names', config.allowedHosts.length ? `${config.allowedHosts.join(', ')}, IP addresses and localhost` : undefined, 'IP addresses and localhost only (set ALLOWED_HOSTS)'),
     line('language model', config.llm?.model, 'the built-in offline assistant'),
     line('speech to text', config.stt?.model, "the browser's speech recognition where it has one, else touch and typing"),
     line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}` : undefined, "the browser's speech synthesis"),

@@ -52,8 +52,8 @@ export interface Upstream {
   received: Received[];
 }
 
-/** The services (and actions, analytics) the kiosk is started with; those left out are not configured. */
-export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin'>>;
+/** The services (and actions, analytics, host names) the kiosk is started with; those left out are not configured. */
+export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts'>>;
 
 export interface ServerHarnessOptions {
   /** the start of the temporary site root's folder name */

@@ -18,12 +18,13 @@ const BROWSER_HEADERS = {
   accept: 'application/json',
   authorization: 'Bearer set-by-proxy',
   cookie: 'session=visitor-42',
-  origin: 'http://elsewhere.example',
-  referer: 'http://elsewhere.example/page',
   'user-agent': 'kiosk-page',
   'x-stainless-lang': 'js',
   'x-stainless-retry-count': '0',
 };
+
+/** The headers of a request from the kiosk's own page at `url`: its origin besides the client's own. */
+const pageHeaders = (url: string): Record<string, string> => ({ ...BROWSER_HEADERS, origin: url, referer: `${url}/`, 'sec-fetch-site': 'same-origin' });
 
 // ---- the kiosk in front of a recording upstream (the harness), and requests as the page makes them
 
@@ -62,7 +63,7 @@ function raw(url: string, path: string, init: { method?: string; headers?: Recor
   });
 }
 
-const post = (url: string, path: string, body: unknown, headers: Record<string, string> = BROWSER_HEADERS) =>
+const post = (url: string, path: string, body: unknown, headers: Record<string, string> = pageHeaders(url)) =>
   raw(url, path, { method: 'POST', headers, body: JSON.stringify(body) });
 
 function errorOf(answer: Answer): { message: string; type: string } {
@@ -116,7 +117,7 @@ describe('only three routes are forwarded', () => {
   ])('%s is 404 and never reaches the upstream', async (path) => {
     const up = await startUpstream();
     const url = await startKiosk({ llm: service(up.base), stt: service(up.base), tts: { ...service(up.base), voice: 'alloy' } });
-    const answer = await raw(url, path, { method: 'POST', headers: BROWSER_HEADERS, body: '{}' });
+    const answer = await raw(url, path, { method: 'POST', headers: pageHeaders(url), body: '{}' });
     expect(answer.status).toBe(404);
     expect(errorOf(answer).type).toBe('not_found');
     expect(up.received).toEqual([]);
@@ -184,7 +185,7 @@ describe('forwarding', () => {
     const type = encoded.headers.get('content-type') ?? '';
     expect(type).toMatch(/^multipart\/form-data; boundary=/);
 
-    const answer = await raw(url, '/api/stt/audio/transcriptions', { method: 'POST', headers: { ...BROWSER_HEADERS, 'content-type': type }, body });
+    const answer = await raw(url, '/api/stt/audio/transcriptions', { method: 'POST', headers: { ...pageHeaders(url), 'content-type': type }, body });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ text: 'hello' });
     const [got] = up.received;
@@ -225,7 +226,7 @@ describe('forwarding', () => {
   it.each(['not json', '[1, 2]', 'null'])('answers 400 to a chat body that is not a JSON object (%s)', async (body) => {
     const up = await startUpstream();
     const url = await startKiosk({ llm: service(up.base) });
-    const answer = await raw(url, '/api/llm/chat/completions', { method: 'POST', headers: BROWSER_HEADERS, body });
+    const answer = await raw(url, '/api/llm/chat/completions', { method: 'POST', headers: pageHeaders(url), body });
     expect(answer.status).toBe(400);
     expect(up.received).toEqual([]);
   });
@@ -266,7 +267,7 @@ describe('body limits', () => {
     const shell = JSON.stringify({ messages: '' });
     const body = JSON.stringify({ messages: 'x'.repeat(BODY_LIMITS.llm - shell.length) });
     expect(body.length).toBe(BODY_LIMITS.llm);
-    expect((await raw(url, '/api/llm/chat/completions', { method: 'POST', headers: BROWSER_HEADERS, body })).status).toBe(200);
+    expect((await raw(url, '/api/llm/chat/completions', { method: 'POST', headers: pageHeaders(url), body })).status).toBe(200);
     expect(up.received).toHaveLength(1);
   });
 });

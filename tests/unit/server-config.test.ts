@@ -23,6 +23,7 @@ describe('readConfig', () => {
     expect(readConfig({})).toEqual({
       host: '127.0.0.1',
       port: 4173,
+      allowedHosts: [],
       llm: null,
       stt: null,
       tts: null,
@@ -45,10 +46,12 @@ describe('readConfig', () => {
       TTS_API_KEY: 'sk-tts',
       TTS_MODEL: 'kokoro',
       TTS_VOICE: 'af_heart',
+      ALLOWED_HOSTS: 'Kiosk.Clinic.example, kiosk-2.local',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
       port: 8080,
+      allowedHosts: ['kiosk.clinic.example', 'kiosk-2.local'],
       llm: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-llm', model: 'gpt-4o-mini' },
       stt: { baseUrl: 'http://127.0.0.1:8081', model: 'whisper-large-v3' },
       tts: { baseUrl: 'http://127.0.0.1:8880/v1', apiKey: 'sk-tts', model: 'kokoro', voice: 'af_heart' },
@@ -78,6 +81,18 @@ describe('readConfig', () => {
   ])('refuses a malformed %s (%s) in one line naming it', (name, value, rest) => {
     const message = configError({ [name]: value, ...rest });
     expect(message).toContain(name);
+    expect(message).not.toContain('\n');
+  });
+
+  it.each([
+    ['ALLOWED_HOSTS', 'https://kiosk.example'],
+    ['ALLOWED_HOSTS', 'kiosk.example:4173'],
+    ['ALLOWED_HOSTS', 'kiosk.example/api'],
+    ['ALLOWED_HOSTS', '*.example'],
+  ])('refuses %s=%s in one line naming it', (name, value) => {
+    const message = configError({ [name]: value });
+    expect(message).toContain(name);
+    expect(message).toContain(value);
     expect(message).not.toContain('\n');
   });
 
