@@ -10,8 +10,8 @@ import { Analytics, receiveEvent } from './analytics.ts';
 import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
 import { forward } from './forward.ts';
-import { parseOutsideJson, TOO_DEEP } from './json-depth.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
+import { prepareChat, prepareSpeech, prepareTranscription, type Prepared } from './proxy-requests.ts';
 import { refuseUnread, sendError, sendJson, sendRefusal } from './respond.ts';
 import { refuseForeign } from './request-guard.ts';
 import { guardRoute } from './route-guard.ts';
@@ -45,23 +45,32 @@ interface ProxyRoute {
   service: ServiceName;
   /** appended to the service's base URL */
   upstreamPath: string;
-  /** the body to send upstream, or an error message for a 400 */
-  prepare: (body: Buffer, service: UpstreamService & { voice?: string }) => Buffer | string;
+  /** the only request content type taken (checked before the body is read) */
+  accepts: 'application/json' | 'multipart/form-data';
+  /** what to send upstream in place of the page's body, or why it is refused (400) */
+  prepare: (body: Buffer, contentType: string, config: ApiConfig) => Prepared | Promise<Prepared>;
 }
 
 const LABELS: Record<ServiceName, string> = { llm: 'language model', stt: 'speech-to-text', tts: 'text-to-speech' };
 
 /** Every path the proxy forwards, matched exactly (no decoding, no prefixes). */
 const ROUTES = new Map<string, ProxyRoute>([
-  ['/api/llm/chat/completions', { service: 'llm', upstreamPath: '/chat/completions', prepare: forceModel }],
-  ['/api/stt/audio/transcriptions', { service: 'stt', upstreamPath: '/audio/transcriptions', prepare: (body) => body }],
-  ['/api/tts/audio/speech', { service: 'tts', upstreamPath: '/audio/speech', prepare: fillSpeech }],
+  ['/api/llm/chat/completions', { service: 'llm', upstreamPath: '/chat/completions', accepts: 'application/json', prepare: (body, _type, config) => prepareChat(body, config.llm!) }],
+  ['/api/stt/audio/transcriptions', { service: 'stt', upstreamPath: '/audio/transcriptions', accepts: 'multipart/form-data', prepare: (body, type, config) => prepareTranscription(body, type, config.stt!) }],
+  ['/api/tts/audio/speech', { service: 'tts', upstreamPath: '/audio/speech', accepts: 'application/json', prepare: (body, _type, config) => prepareSpeech(body, config.tts!) }],
 ]);
+
+/** What the proxy routes of one handler share. */
+interface Proxy {
+  config: ApiConfig;
+  headersTimeoutMs: number;
+  log: (line: string) => void;
+}
 
 /** The handler for everything under `/api/`; other paths go to `next`. */
 export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): ApiHandler {
-  const headersTimeoutMs = options.headersTimeoutMs ?? 30_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const proxy: Proxy = { config, headersTimeoutMs: options.headersTimeoutMs ?? 30_000, log };
   const services = publicConfig(config);
   const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, options.actions ?? {}, log);
   const analytics = new Analytics(config.analyticsUrl ?? null, { log, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
@@ -85,19 +94,7 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
     }
     const proxied = ROUTES.get(path);
     if (!proxied) return sendError(res, 404, 'not_found', 'There is no such API route on this kiosk.');
-
-    const started = Date.now();
-    res.on('close', () => {
-      const gone = res.writableFinished ? '' : ' (closed before the end)';
-      log(`[api] ${req.method ?? '?'} ${path} ${res.statusCode} ${Date.now() - started}ms${gone}`);
-    });
-    if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
-    const service = config[proxied.service];
-    if (!service) {
-      const name = proxied.service.toUpperCase();
-      return sendError(res, 503, 'not_configured', `The ${LABELS[proxied.service]} service is not configured on this kiosk's server (set ${name}_BASE_URL).`);
-    }
-    return proxy(req, res, proxied, service, headersTimeoutMs);
+    return proxyRoute(proxy, req, res, path, proxied);
   };
 
   return (req, res, next) => {
@@ -109,49 +106,45 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
   };
 }
 
-async function proxy(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, service: UpstreamService, headersTimeoutMs: number): Promise<void> {
+/** One of the three proxied routes: checked, logged, its body read and reshaped, then forwarded. */
+function proxyRoute(proxy: Proxy, req: IncomingMessage, res: ServerResponse, path: string, route: ProxyRoute): void | Promise<void> {
+  const started = Date.now();
+  res.on('close', () => {
+    const gone = res.writableFinished ? '' : ' (closed before the end)';
+    proxy.log(`[api] ${req.method ?? '?'} ${path} ${res.statusCode} ${Date.now() - started}ms${gone}`);
+  });
+  if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
+  const service = proxy.config[route.service];
+  if (!service) {
+    const name = route.service.toUpperCase();
+    return sendError(res, 503, 'not_configured', `The ${LABELS[route.service]} service is not configured on this kiosk's server (set ${name}_BASE_URL).`);
+  }
+  const type = req.headers['content-type'] ?? '';
+  if (type.split(';', 1)[0]!.trim().toLowerCase() !== route.accepts) {
+    return refuseUnread(res, 415, 'unsupported_media_type', `The ${LABELS[route.service]} route takes ${route.accepts} only.`);
+  }
+  return send(proxy, req, res, route, service, type);
+}
+
+async function send(proxy: Proxy, req: IncomingMessage, res: ServerResponse, route: ProxyRoute, service: UpstreamService, type: string): Promise<void> {
   const limit = BODY_LIMITS[route.service];
   const read = await readBody(req, limit);
   if (res.destroyed || read === 'aborted') return;
   if (read === 'too-large') {
     return sendError(res, 413, 'request_too_large', `The ${LABELS[route.service]} request is larger than ${size(limit)}.`);
   }
-  const body = route.prepare(read, service);
-  if (typeof body === 'string') return sendError(res, 400, 'invalid_request', body);
+  const prepared = await route.prepare(read, type, proxy.config);
+  if (res.destroyed) return;
+  if (!prepared.ok) return sendError(res, 400, 'invalid_request', prepared.message);
   forward(res, {
     url: new URL(service.baseUrl + route.upstreamPath),
-    body,
-    contentType: route.service === 'stt' ? req.headers['content-type'] : 'application/json',
+    body: prepared.body,
+    contentType: prepared.contentType,
     accept: req.headers.accept,
     apiKey: service.apiKey,
     label: LABELS[route.service],
-    headersTimeoutMs,
+    headersTimeoutMs: proxy.headersTimeoutMs,
   });
-}
-
-/** The chat request with `model` set to the configured one: the page cannot pick another. */
-function forceModel(body: Buffer, service: UpstreamService): Buffer | string {
-  const request = jsonObject(body, 'chat');
-  if (typeof request === 'string') return request;
-  request['model'] = service.model;
-  return Buffer.from(JSON.stringify(request));
-}
-
-/** The speech request with the configured model and voice where the page gave none. */
-function fillSpeech(body: Buffer, service: UpstreamService & { voice?: string }): Buffer | string {
-  const request = jsonObject(body, 'speech');
-  if (typeof request === 'string') return request;
-  if (typeof request['model'] !== 'string' || !request['model']) request['model'] = service.model;
-  if ((typeof request['voice'] !== 'string' || !request['voice']) && service.voice) request['voice'] = service.voice;
-  return Buffer.from(JSON.stringify(request));
-}
-
-/** The page's JSON object, or a sentence saying why it is refused (nested too deep to stringify again, among others). */
-function jsonObject(body: Buffer, what: string): Record<string, unknown> | string {
-  const parsed = parseOutsideJson(body.toString('utf8'));
-  if (!parsed.ok) return parsed.problem === 'too_deep' ? `The ${what} request is JSON ${TOO_DEEP}.` : `The ${what} request is not valid JSON.`;
-  const value = parsed.value;
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : `The ${what} request must be a JSON object.`;
 }
 
 function size(bytes: number): string {

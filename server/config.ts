@@ -6,8 +6,11 @@
 //                                                 kiosk is reached by, comma-separated: /api/
 //                                                 refuses any other Host (DNS rebinding)
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL          chat; LLM_MODEL is required with a base URL
+//   LLM_MAX_TOKENS                                the most tokens one answer may ask for (default 1024)
 //   STT_BASE_URL, STT_API_KEY, STT_MODEL          transcription; model default whisper-1
 //   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
+//   TTS_VOICES                                    the voices the page may ask for, comma-separated
+//                                                 (TTS_VOICE is always one of them; default: it alone)
 //   ACTIONS_ALLOWED_ORIGINS                       origins a flow's HTTP effects may call (none: no action runs)
 //   ACTION_SECRET_<NAME>                          the value a flow's `{secret:NAME}` stands for
 //   ACTION_ORIGIN_<NAME>                          the origin a flow's url `{origin:NAME}/…` starts with (allowed too)
@@ -29,15 +32,28 @@ export interface UpstreamService {
   model: string;
 }
 
+/** The chat service, with the cap on what one answer may cost. */
+export interface ChatService extends UpstreamService {
+  /** the most tokens a request may ask for (`max_tokens`, `max_completion_tokens`); default 1024 */
+  maxTokens?: number;
+}
+
+/** The speech service: the voice used when the page names none, and the voices it may name. */
+export interface SpeechService extends UpstreamService {
+  voice: string;
+  /** every voice the page may ask for, `voice` first; default: `voice` alone */
+  voices?: string[];
+}
+
 /** Everything the server needs to know, after defaults. */
 export interface KioskConfig {
   host: string;
   port: number;
   /** host names (lower case) /api/ answers to besides IP addresses and localhost */
   allowedHosts: string[];
-  llm: UpstreamService | null;
+  llm: ChatService | null;
   stt: UpstreamService | null;
-  tts: (UpstreamService & { voice: string }) | null;
+  tts: SpeechService | null;
   /** what the server may do for a flow's HTTP effects (`/api/actions`) */
   actions: ActionsConfig;
   /** where `/api/analytics` events are forwarded, or null to count them only */
@@ -75,6 +91,7 @@ export class ConfigError extends Error {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4173;
+export const DEFAULT_LLM_MAX_TOKENS = 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -92,9 +109,9 @@ export function readConfig(env: Env): KioskConfig {
     host: value(env, 'HOST') ?? DEFAULT_HOST,
     port: readPort(env),
     allowedHosts: readAllowedHosts(env),
-    llm,
+    llm: llm && { ...llm, maxTokens: readMaxTokens(env) },
     stt,
-    tts: tts && { ...tts, voice: value(env, 'TTS_VOICE') ?? 'alloy' },
+    tts: tts && readVoices(env, tts),
     actions: readActions(env),
     analyticsUrl: readAnalyticsUrl(env),
     ...(operatorPin === undefined ? {} : { operatorPin }),
@@ -176,6 +193,23 @@ function readAllowedHosts(env: Env): string[] {
     if (!hosts.includes(item)) hosts.push(item);
   }
   return hosts;
+}
+
+function readMaxTokens(env: Env): number {
+  const text = value(env, 'LLM_MAX_TOKENS');
+  if (text === undefined) return DEFAULT_LLM_MAX_TOKENS;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1) throw new ConfigError(`LLM_MAX_TOKENS must be a whole number of tokens above 0, not "${text}".`);
+  return Number(text);
+}
+
+/** TTS_VOICE (the default) and TTS_VOICES (the others the page may ask for). */
+function readVoices(env: Env, tts: UpstreamService): SpeechService {
+  const voice = value(env, 'TTS_VOICE') ?? 'alloy';
+  const voices = [voice];
+  for (const item of (value(env, 'TTS_VOICES') ?? '').split(',').map((part) => part.trim())) {
+    if (item && !voices.includes(item)) voices.push(item);
+  }
+  return { ...tts, voice, voices };
 }
 
 function readActions(env: Env): ActionsConfig {

@@ -15,11 +15,12 @@ function fail(message: string): never {
 function describeServices(config: KioskConfig): string[] {
   const line = (label: string, model: string | undefined, fallback: string) =>
     `  ${label.padEnd(15)} ${model ?? `not configured: ${fallback}`}`;
+  const voices = config.tts?.voices ?? [];
   return [
     line('host names', config.allowedHosts.length ? `${config.allowedHosts.join(', ')}, IP addresses and localhost` : undefined, 'IP addresses and localhost only (set ALLOWED_HOSTS)'),
-    line('language model', config.llm?.model, 'the built-in offline assistant'),
+    line('language model', config.llm ? `${config.llm.model}, at most ${config.llm.maxTokens} tokens an answer` : undefined, 'the built-in offline assistant'),
     line('speech to text', config.stt?.model, "the browser's speech recognition where it has one, else touch and typing"),
-    line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}` : undefined, "the browser's speech synthesis"),
+    line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}${voices.length > 1 ? ` (or ${voices.slice(1).join(', ')})` : ''}` : undefined, "the browser's speech synthesis"),
     line('actions', describeActions(config), 'every action is refused (set ACTIONS_ALLOWED_ORIGINS)'),
     line('operator panel', config.operatorPin ? 'opened with the PIN (OPERATOR_PIN)' : undefined, 'none (set OPERATOR_PIN)'),
     line('analytics', config.analyticsUrl ? `counted, and sent to ${new URL(config.analyticsUrl).origin}` : undefined, 'counted on /api/status only'),

@@ -1,10 +1,10 @@
 // Only the kiosk's own page uses /api/: a request naming a host the server does not serve (DNS
-// rebinding) and one from a page on another origin (Origin, Sec-Fetch-Site) are refused on every
-// route before anything is read, run or forwarded; the kiosk's own page, and tools that are no
-// browser, are served.
+// rebinding), one from a page on another origin (Origin, Sec-Fetch-Site), and a "form post" in a
+// type a page can send without asking (text/plain) are refused on every route before anything is
+// read, run or forwarded; the kiosk's own page, and tools that are no browser, are served.
 
 import { describe, expect, it } from 'vitest';
-import { errorCode, send } from '../support/hostile-requests.ts';
+import { errorCode, expectServing, send } from '../support/hostile-requests.ts';
 import { useServerHarness, type Upstream } from '../support/server-harness.ts';
 
 const KEY = 'sk-foreign-pages-73c1d9e04ab2';
@@ -113,5 +113,25 @@ describe("the kiosk's own page, and tools that are no browser, are served", () =
       expect((await call(url, up, ROUTES[0], { host: host!, origin: origin! })).status).toBe(200);
     }
     expect((await call(url, up, ROUTES[0], { host: 'kiosk.clinic.example:443', origin: 'http://kiosk.clinic.example' })).status).toBe(403);
+  });
+});
+
+describe('a "form post" reaches no service', () => {
+  it.each([
+    ['/api/llm/chat/completions', 'text/plain', '{"messages":[{"role":"user","content":"spend"}]}'],
+    ['/api/llm/chat/completions', 'application/x-www-form-urlencoded', 'messages=spend'],
+    ['/api/llm/chat/completions', 'multipart/form-data; boundary=b', '--b--\r\n'],
+    ['/api/llm/chat/completions', '', '{"messages":[]}'],
+    ['/api/tts/audio/speech', 'text/plain', '{"input":"Spend the key"}'],
+    ['/api/tts/audio/speech', 'text/plain; charset=application/json', '{"input":"Spend the key"}'],
+    ['/api/stt/audio/transcriptions', 'application/json', '{"file":"x"}'],
+    ['/api/stt/audio/transcriptions', 'text/plain', 'x'],
+  ])('%s as %s is 415 and never reaches the upstream', async (path, type, body) => {
+    const { url, up } = await kiosk();
+    const answer = await send(url, path, { method: 'POST', headers: type ? { 'content-type': type } : {}, body });
+    expect(answer.status).toBe(415);
+    expect(errorCode(answer)).toBe('unsupported_media_type');
+    expect(up.received).toEqual([]);
+    await expectServing(url);
   });
 });
