@@ -1,8 +1,9 @@
 // The kiosk's /api/ routes: the page's service config, a proxy to exactly three upstream
 // endpoints (chat, transcription, speech) that adds the keys, and the server's own routes:
 // actions (a flow's HTTP effects), analytics, the operator's status and PIN. Nothing else is
-// forwarded, nothing at all is done for a request that does not come from the kiosk's own page
-// (request-guard.ts), and a route that fails answers 500 (route-guard.ts) instead of taking the server down.
+// forwarded. Nothing at all is done for a request that does not come from the kiosk's own page
+// (request-guard.ts); a body has a deadline and uploads have a few places (request-limits.ts);
+// a route that fails answers 500 (route-guard.ts) instead of taking the server down.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createActionsRoute, type ActionsOptions } from './actions.ts';
@@ -14,6 +15,7 @@ import { createOperatorRoute, type OperatorOptions } from './operator.ts';
 import { prepareChat, prepareSpeech, prepareTranscription, type Prepared } from './proxy-requests.ts';
 import { refuseUnread, sendError, sendJson, sendRefusal } from './respond.ts';
 import { refuseForeign } from './request-guard.ts';
+import { BODY_TIMEOUT_MS, enforceBodyDeadline, MAX_UPLOADS, Slots } from './request-limits.ts';
 import { guardRoute } from './route-guard.ts';
 import { kioskStatus } from './status.ts';
 
@@ -23,6 +25,12 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next: () =>
 export interface ApiOptions {
   /** how long to wait for an upstream's response headers before answering 504 (default 30 000 ms) */
   headersTimeoutMs?: number;
+  /** how long a proxied exchange may go with nothing moving either way before it is closed (default 30 000 ms) */
+  streamIdleMs?: number;
+  /** how long a request body may take to arrive before a 408 (default 15 000 ms) */
+  bodyTimeoutMs?: number;
+  /** uploads to /api/stt at once; more get 429 (default 4) */
+  maxUploads?: number;
   /** where the one line per proxied request (and per action) goes (default: stderr) */
   log?: (line: string) => void;
   /** time-outs and limits of `/api/actions` (tests make them short) */
@@ -64,13 +72,22 @@ const ROUTES = new Map<string, ProxyRoute>([
 interface Proxy {
   config: ApiConfig;
   headersTimeoutMs: number;
+  idleMs: number;
+  uploads: Slots;
   log: (line: string) => void;
 }
 
 /** The handler for everything under `/api/`; other paths go to `next`. */
 export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): ApiHandler {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const proxy: Proxy = { config, headersTimeoutMs: options.headersTimeoutMs ?? 30_000, log };
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  const proxy: Proxy = {
+    config,
+    headersTimeoutMs: options.headersTimeoutMs ?? 30_000,
+    idleMs: options.streamIdleMs ?? 30_000,
+    uploads: new Slots(options.maxUploads ?? MAX_UPLOADS),
+    log,
+  };
   const services = publicConfig(config);
   const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, options.actions ?? {}, log);
   const analytics = new Analytics(config.analyticsUrl ?? null, { log, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
@@ -100,6 +117,7 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
   return (req, res, next) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     if (path !== '/api' && !path.startsWith('/api/')) return next();
+    enforceBodyDeadline(req, res, bodyTimeoutMs);
     const refusal = refuseForeign(req, config.allowedHosts ?? []);
     if (refusal) return refuseUnread(res, 403, refusal.type, refusal.message);
     guardRoute(req, res, path, log, () => route(req, res, path));
@@ -123,6 +141,9 @@ function proxyRoute(proxy: Proxy, req: IncomingMessage, res: ServerResponse, pat
   if (type.split(';', 1)[0]!.trim().toLowerCase() !== route.accepts) {
     return refuseUnread(res, 415, 'unsupported_media_type', `The ${LABELS[route.service]} route takes ${route.accepts} only.`);
   }
+  if (route.service === 'stt' && !proxy.uploads.take(res)) {
+    return refuseUnread(res, 429, 'busy', `${proxy.uploads.size} recordings are already being transcribed; try again in a moment.`, { 'retry-after': '1' });
+  }
   return send(proxy, req, res, route, service, type);
 }
 
@@ -144,6 +165,7 @@ async function send(proxy: Proxy, req: IncomingMessage, res: ServerResponse, rou
     apiKey: service.apiKey,
     label: LABELS[route.service],
     headersTimeoutMs: proxy.headersTimeoutMs,
+    idleMs: proxy.idleMs,
   });
 }
 
