@@ -17,6 +17,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { startServer } from '../server/app.ts';
 import { readConfig } from '../server/config.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../tests/e2e/support/chromium.ts';
+import { serviceWorkerControls } from '../tests/e2e/support/kiosk.ts';
 import { fakeMicrophoneFlag, loadFixture } from '../tests/support/audio-fixtures.ts';
 import { startFakeOpenAI } from '../tests/servers/openai-fakes.ts';
 import type { Findings } from './voice-findings.ts';
@@ -113,9 +114,14 @@ export async function coldStart(runs: number, findings: Findings): Promise<void>
     let page = await firstPage(context);
     await page.goto(`${relay.url}/`);
     await page.locator('.kiosk[data-phase="idle"]').waitFor({ timeout: 30_000 });
-    await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 60_000 });
+    await serviceWorkerControls(page, 60_000);
     await page.waitForFunction(
-      `caches.keys().then(async (names) => { for (const n of names) for (const r of await (await caches.open(n)).keys()) if (r.url.endsWith('.wasm')) return true; return false; })`,
+      // A function, not a text: under the kiosk's Content-Security-Policy a text is not evaluated again (tests/e2e/support/kiosk.ts).
+      async () => {
+        const { caches } = globalThis as unknown as { caches: { keys(): Promise<string[]>; open(name: string): Promise<{ keys(): Promise<Array<{ url: string }>> }> } };
+        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) if (r.url.endsWith('.wasm')) return true;
+        return false;
+      },
       undefined,
       { timeout: 60_000, polling: 200 },
     );

@@ -7,6 +7,7 @@ import https from 'node:https';
 import type { ActionMethod } from './action-request.ts';
 import type { PreparedCall } from './action-target.ts';
 import { describeNetworkError } from './forward.ts';
+import { parseOutsideJson, TOO_DEEP } from './json-depth.ts';
 import type { Scrubber } from './secrets.ts';
 import { readErrorBody } from './upstream-error.ts';
 
@@ -96,11 +97,10 @@ function readAnswer(answer: IncomingMessage, status: number, origin: string, max
     if (!isJsonType(answer.headers['content-type'])) {
       return finish({ ok: false, error: 'invalid_json', status, message: `${origin} answered ${status} with ${kind(answer.headers['content-type'])}, not JSON.` });
     }
-    try {
-      finish({ ok: true, status, data: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
-    } catch {
-      finish({ ok: false, error: 'invalid_json', status, message: `${origin} answered ${status} with a body that is not valid JSON.` });
-    }
+    const parsed = parseOutsideJson(Buffer.concat(chunks).toString('utf8'));
+    if (parsed.ok) return finish({ ok: true, status, data: parsed.value });
+    const message = parsed.problem === 'too_deep' ? `${origin} answered JSON ${TOO_DEEP} (status ${status}); it was not read.` : `${origin} answered ${status} with a body that is not valid JSON.`;
+    finish({ ok: false, error: 'invalid_json', status, message });
   });
   answer.on('close', () => {
     if (!answer.complete) finish({ ok: false, error: 'network', status, message: `${origin} broke off its answer (${status}) before the end.` });

@@ -30,8 +30,8 @@ export interface ActionsOptions {
 
 /** The actions routes of one server, and what they counted for the status view. */
 export interface ActionsRoute {
-  /** answers a request whose path is `/api/actions` or starts with `/api/actions/` */
-  handle(req: IncomingMessage, res: ServerResponse, path: string): void;
+  /** answers a request whose path is `/api/actions` or starts with `/api/actions/` (the promise, when there is one, is the caller's to watch) */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void>;
   /** actions this server ran (or refused), per flow: done or failed */
   readonly performed: FlowCounts<'done' | 'failed'>;
   readonly store: ActionStore;
@@ -59,8 +59,7 @@ export function createActionsRoute(config: ActionsConfig, library: FlowLibrary, 
     handle(req, res, path) {
       if (path === '/api/actions') {
         if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
-        void post(actions, req, res);
-        return;
+        return post(actions, req, res);
       }
       const rest = path.slice('/api/actions/'.length);
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
@@ -155,7 +154,7 @@ async function readRequest({ library, say }: Actions, req: IncomingMessage, res:
   if (body === 'aborted' || res.destroyed) return;
   if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', `An action request may be at most ${ACTION_REQUEST_LIMIT / 1024} KB.`);
   const parsed = parseJson(body);
-  if (!parsed) return sendRefusal(res, 400, 'invalid_request', 'The request body is not valid JSON.');
+  if (!parsed.ok) return sendRefusal(res, 400, 'invalid_request', parsed.message);
   const ask = readActionAsk(parsed.value);
   if (typeof ask === 'string') {
     const id = (parsed.value as Record<string, unknown> | null)?.['action_id'];

@@ -156,7 +156,7 @@ export async function receiveEvent(req: IncomingMessage, res: ServerResponse, an
   if (body === 'aborted' || res.destroyed) return;
   if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', `An analytics event may be at most ${ANALYTICS_REQUEST_LIMIT} bytes.`);
   const parsed = parseJson(body);
-  const event = parsed ? readAnalyticsEvent(parsed.value) : 'The request body is not valid JSON.';
+  const event = parsed.ok ? readAnalyticsEvent(parsed.value) : parsed.message;
   if (typeof event === 'string') return sendRefusal(res, 400, 'invalid_request', event);
   analytics.record(event);
   sendJson(res, 202, { ok: true });

@@ -34,7 +34,31 @@ const MIME: Record<string, string> = {
   '.onnx': 'application/octet-stream',
 };
 
-const SECURITY_HEADERS: Record<string, string> = {
+/**
+ * What the page may load and run, and who may frame it. Scripts, workers and the voice detector's
+ * worklet only from the kiosk's own files (the build puts no script inline), plus WebAssembly,
+ * which the detector's runtime compiles; images, sounds and styles from its own files; no plugin,
+ * no <base>, no form posting elsewhere, no frame around it. Connections: its own server only, and `data:`
+ * (the OpenAI client probes fetch with one); a flow at an address comes through `/api/flows`. `npm run dev` sends none of this (Vite's dev page runs
+ * inline scripts); the browser tests run the production build under it and fail on any refusal.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self' data:",
+  "img-src 'self'",
+  "media-src 'self'",
+  "style-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+/** Sent with every answer: files, the page, and /api/. */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'permissions-policy': 'microphone=(self)',

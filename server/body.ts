@@ -1,7 +1,9 @@
-// Reading a request body from the page with a size limit: shared by the proxy routes and the
-// JSON routes of the server's own (actions, analytics).
+// Reading a request body from the page with a size limit, and parsing it as JSON no deeper than
+// the nesting limit: shared by the proxy routes and the server's own JSON routes (actions,
+// analytics, the operator's PIN).
 
 import type { IncomingMessage } from 'node:http';
+import { parseOutsideJson, TOO_DEEP } from './json-depth.ts';
 
 /**
  * The request body, or 'too-large' as soon as it passes `limit` (the rest is read and dropped so
@@ -36,11 +38,9 @@ export function isJsonRequest(req: IncomingMessage): boolean {
   return essence === 'application/json';
 }
 
-/** `body` parsed as JSON, or undefined when it is not JSON. */
-export function parseJson(body: Buffer): { value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(body.toString('utf8')) as unknown };
-  } catch {
-    return undefined;
-  }
+/** `body` parsed as JSON, or the sentence saying why it is refused (not JSON, or nested too deep). */
+export function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
+  const parsed = parseOutsideJson(body.toString('utf8'));
+  if (parsed.ok) return parsed;
+  return { ok: false, message: parsed.problem === 'too_deep' ? `The request body is JSON ${TOO_DEEP}.` : 'The request body is not valid JSON.' };
 }

@@ -2,9 +2,15 @@
 // reaches, read from the environment (and a .env file). Keys stay here; the page sees names only.
 //
 //   HOST, PORT                                    default 127.0.0.1 and 4173
+//   ALLOWED_HOSTS                                 names (besides IP addresses and localhost) the
+//                                                 kiosk is reached by, comma-separated: /api/
+//                                                 refuses any other Host (DNS rebinding)
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL          chat; LLM_MODEL is required with a base URL
+//   LLM_MAX_TOKENS                                the most tokens one answer may ask for (default 1024)
 //   STT_BASE_URL, STT_API_KEY, STT_MODEL          transcription; model default whisper-1
 //   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
+//   TTS_VOICES                                    the voices the page may ask for, comma-separated
+//                                                 (TTS_VOICE is always one of them; default: it alone)
 //   ACTIONS_ALLOWED_ORIGINS                       origins a flow's HTTP effects may call (none: no action runs)
 //   ACTION_SECRET_<NAME>                          the value a flow's `{secret:NAME}` stands for
 //   ACTION_SECRET_<NAME>_ORIGINS                  the origins that secret may be sent to (unset: none)
@@ -29,13 +35,28 @@ export interface UpstreamService {
   model: string;
 }
 
+/** The chat service, with the cap on what one answer may cost. */
+export interface ChatService extends UpstreamService {
+  /** the most tokens a request may ask for (`max_tokens`, `max_completion_tokens`); default 1024 */
+  maxTokens?: number;
+}
+
+/** The speech service: the voice used when the page names none, and the voices it may name. */
+export interface SpeechService extends UpstreamService {
+  voice: string;
+  /** every voice the page may ask for, `voice` first; default: `voice` alone */
+  voices?: string[];
+}
+
 /** Everything the server needs to know, after defaults. */
 export interface KioskConfig {
   host: string;
   port: number;
-  llm: UpstreamService | null;
+  /** host names (lower case) /api/ answers to besides IP addresses and localhost */
+  allowedHosts: string[];
+  llm: ChatService | null;
   stt: UpstreamService | null;
-  tts: (UpstreamService & { voice: string }) | null;
+  tts: SpeechService | null;
   /** what the server may do for a flow's HTTP effects (`/api/actions`) */
   actions: ActionsConfig;
   /** origins flow files may be loaded from through `/api/flows`, besides the server's own */
@@ -82,6 +103,7 @@ export class ConfigError extends Error {
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4173;
 export const DEFAULT_DATA_DIR = 'data';
+export const DEFAULT_LLM_MAX_TOKENS = 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -98,9 +120,10 @@ export function readConfig(env: Env): KioskConfig {
   return {
     host: value(env, 'HOST') ?? DEFAULT_HOST,
     port: readPort(env),
-    llm,
+    allowedHosts: readAllowedHosts(env),
+    llm: llm && { ...llm, maxTokens: readMaxTokens(env) },
     stt,
-    tts: tts && { ...tts, voice: value(env, 'TTS_VOICE') ?? 'alloy' },
+    tts: tts && readVoices(env, tts),
     actions: readActions(env),
     flowOrigins: readOrigins(env, 'FLOW_ALLOWED_ORIGINS'),
     dataDir: value(env, 'KIOSK_DATA_DIR') ?? DEFAULT_DATA_DIR,
@@ -171,6 +194,36 @@ function readPort(env: Env): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${text}".`);
   return port;
+}
+
+/** ALLOWED_HOSTS: host names only (no scheme, port or path), lower-cased. */
+function readAllowedHosts(env: Env): string[] {
+  const hosts: string[] = [];
+  for (const item of (value(env, 'ALLOWED_HOSTS') ?? '').split(',').map((part) => part.trim().toLowerCase())) {
+    if (!item) continue;
+    if (!/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/.test(item)) {
+      throw new ConfigError(`ALLOWED_HOSTS: "${item}" is not a host name (expected names like kiosk.clinic.example,kiosk-2.local, with no scheme, port or path).`);
+    }
+    if (!hosts.includes(item)) hosts.push(item);
+  }
+  return hosts;
+}
+
+function readMaxTokens(env: Env): number {
+  const text = value(env, 'LLM_MAX_TOKENS');
+  if (text === undefined) return DEFAULT_LLM_MAX_TOKENS;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1) throw new ConfigError(`LLM_MAX_TOKENS must be a whole number of tokens above 0, not "${text}".`);
+  return Number(text);
+}
+
+/** TTS_VOICE (the default) and TTS_VOICES (the others the page may ask for). */
+function readVoices(env: Env, tts: UpstreamService): SpeechService {
+  const voice = value(env, 'TTS_VOICE') ?? 'alloy';
+  const voices = [voice];
+  for (const item of (value(env, 'TTS_VOICES') ?? '').split(',').map((part) => part.trim())) {
+    if (item && !voices.includes(item)) voices.push(item);
+  }
+  return { ...tts, voice, voices };
 }
 
 function readActions(env: Env): ActionsConfig {

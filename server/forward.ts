@@ -1,5 +1,6 @@
 // One request forwarded to an upstream service and its answer streamed back to the page: the key
-// is added here, the browser's own headers stay behind, and a page that goes away aborts upstream.
+// is added here, the browser's own headers stay behind, a page that goes away aborts upstream,
+// and an exchange in which nothing moves either way for a while is closed on both sides.
 
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -18,6 +19,8 @@ export interface Forwarding {
   label: string;
   /** how long to wait for the upstream's response headers */
   headersTimeoutMs: number;
+  /** how long nothing may move, to the page or from the upstream, before both are closed */
+  idleMs: number;
 }
 
 /** How much of an upstream's error body is read to find its message. */
@@ -38,12 +41,15 @@ export function forward(res: ServerResponse, f: Forwarding): void {
   if (f.accept) headers['accept'] = f.accept;
   if (f.apiKey) headers['authorization'] = `Bearer ${f.apiKey}`;
 
-  let timedOut = false;
+  let timedOut: 'headers' | 'idle' | undefined;
   let upstream: http.ClientRequest;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    upstream.destroy(new Error('no response headers in time'));
-  }, f.headersTimeoutMs);
+  const giveUp = (why: 'headers' | 'idle') => {
+    timedOut ??= why;
+    upstream.destroy(new Error(why === 'idle' ? 'nothing moved in time' : 'no response headers in time'));
+  };
+  const timer = setTimeout(() => giveUp('headers'), f.headersTimeoutMs);
+  // Idle on the page's socket: nothing written to it for a while.
+  res.setTimeout(f.idleMs, () => giveUp('idle'));
 
   // The page closed the connection (the visitor interrupted, the tab went away): stop upstream now.
   res.on('close', () => {
@@ -55,14 +61,19 @@ export function forward(res: ServerResponse, f: Forwarding): void {
     const client = f.url.protocol === 'https:' ? https : http;
     upstream = client.request(f.url, { method: 'POST', headers, ...(fresh ? { agent: false } : {}) });
     const sent = upstream;
+    // Idle on the upstream's socket: it sends nothing, or the page stopped reading (the answer is
+    // paused, so nothing is read from upstream either).
+    sent.setTimeout(f.idleMs, () => giveUp('idle'));
     sent.on('error', (error: NodeJS.ErrnoException) => {
       if (!fresh && !timedOut && sent.reusedSocket && STALE_CONNECTION.has(error.code ?? '') && !res.destroyed && !res.headersSent) return send(true);
       clearTimeout(timer);
       if (res.destroyed || res.writableEnded) return;
       if (res.headersSent) {
         res.destroy();
-      } else if (timedOut) {
+      } else if (timedOut === 'headers') {
         sendError(res, 504, 'upstream_timeout', `The ${f.label} service did not answer within ${seconds(f.headersTimeoutMs)}.`);
+      } else if (timedOut === 'idle') {
+        sendError(res, 504, 'upstream_timeout', `The ${f.label} service sent nothing for ${seconds(f.idleMs)}.`);
       } else {
         sendError(res, 502, 'upstream_unreachable', `The ${f.label} service could not be reached (${describeNetworkError(error.code)}).`);
       }

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './app.ts';
 import { ConfigError, loadConfig, type KioskConfig } from './config.ts';
+import { describeFailure } from './route-guard.ts';
 
 function fail(message: string): never {
   console.error(message);
@@ -14,10 +15,12 @@ function fail(message: string): never {
 function describeServices(config: KioskConfig): string[] {
   const line = (label: string, model: string | undefined, fallback: string) =>
     `  ${label.padEnd(15)} ${model ?? `not configured: ${fallback}`}`;
+  const voices = config.tts?.voices ?? [];
   return [
-    line('language model', config.llm?.model, 'the built-in offline assistant'),
+    line('host names', config.allowedHosts.length ? `${config.allowedHosts.join(', ')}, IP addresses and localhost` : undefined, 'IP addresses and localhost only (set ALLOWED_HOSTS)'),
+    line('language model', config.llm ? `${config.llm.model}, at most ${config.llm.maxTokens} tokens an answer` : undefined, 'the built-in offline assistant'),
     line('speech to text', config.stt?.model, "the browser's speech recognition where it has one, else touch and typing"),
-    line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}` : undefined, "the browser's speech synthesis"),
+    line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}${voices.length > 1 ? ` (or ${voices.slice(1).join(', ')})` : ''}` : undefined, "the browser's speech synthesis"),
     line('actions', describeActions(config), 'every action is refused (set ACTIONS_ALLOWED_ORIGINS)'),
     line('operator panel', config.operatorPin ? 'opened with the PIN (OPERATOR_PIN)' : undefined, 'none (set OPERATOR_PIN)'),
     line('analytics', config.analyticsUrl ? `counted, and sent to ${new URL(config.analyticsUrl).origin}` : undefined, 'counted on /api/status only'),
@@ -30,6 +33,21 @@ function describeActions(config: KioskConfig): string | undefined {
   if (allowedOrigins.length === 0) return undefined;
   const names = Object.keys(secrets);
   return `may call ${allowedOrigins.join(', ')}; secrets: ${names.length ? names.join(', ') : 'none'}`;
+}
+
+/**
+ * The last guard: an error that escaped every handler is logged in one line and the server goes
+ * on. Every /api/ route already answers its own failures (route-guard.ts), so what reaches here is
+ * a bug in one request's callbacks; the state the server shares between requests (the action
+ * ids, the PIN lock, the counts) is changed only in synchronous steps that call nothing that can
+ * throw half way, so it is whole. Exiting instead would be worse: a restart forgets the action ids
+ * (an action could run twice) and the PIN lock (fresh tries for a guesser), and one request that
+ * finds the bug would take the kiosk down for everyone. The one request left hanging is closed by
+ * its time-outs.
+ */
+function keepServing(): void {
+  process.on('unhandledRejection', (reason) => console.error(`[server] unhandled rejection, still serving: ${describeFailure(reason)}`));
+  process.on('uncaughtException', (error) => console.error(`[server] uncaught exception, still serving: ${describeFailure(error)}`));
 }
 
 async function main(): Promise<void> {
@@ -54,6 +72,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  keepServing();
   console.log(`voice-kiosk at ${server.url}`);
   for (const line of describeServices(config)) console.log(line);
   for (const warning of config.warnings) console.warn(`warning: ${warning}`);

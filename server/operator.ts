@@ -94,7 +94,8 @@ export function createOperatorRoute(pin: string | undefined, options: OperatorOp
   const gate = new OperatorGate(pin, options);
   return {
     gate,
-    handle(req: IncomingMessage, res: ServerResponse, path: string): void {
+    /** answers the request; the promise, when there is one, is the caller's to watch */
+    handle(req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void> {
       if (path === '/api/operator') {
         if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
         return sendJson(res, 200, { pin_set: gate.pinSet, locked_for_seconds: gate.lockedForSeconds });
@@ -102,12 +103,14 @@ export function createOperatorRoute(pin: string | undefined, options: OperatorOp
       if (path !== '/api/operator/unlock') return sendRefusal(res, 404, 'not_found', 'There is no such operator route on this kiosk.');
       if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
       if (!isJsonRequest(req)) return sendRefusal(res, 415, 'not_json', 'Send the PIN as application/json: {"pin": "…"}.');
-      void readBody(req, BODY_LIMIT).then((body) => {
+      return readBody(req, BODY_LIMIT).then((body) => {
         if (body === 'aborted' || res.destroyed) return;
         if (body === 'too-large') return sendRefusal(res, 413, 'request_too_large', 'An unlock request is a PIN and nothing more.');
-        const parsed = parseJson(body)?.value as { pin?: unknown } | undefined;
-        if (typeof parsed?.pin !== 'string') return sendRefusal(res, 400, 'invalid_request', 'Send the PIN as {"pin": "…"}.');
-        const result = gate.unlock(parsed.pin);
+        const parsed = parseJson(body);
+        if (!parsed.ok) return sendRefusal(res, 400, 'invalid_request', parsed.message);
+        const request = parsed.value as { pin?: unknown } | null;
+        if (typeof request?.pin !== 'string') return sendRefusal(res, 400, 'invalid_request', 'Send the PIN as {"pin": "…"}.');
+        const result = gate.unlock(request.pin);
         if (result.ok) {
           log('[operator] panel unlocked');
           return sendJson(res, 200, { ok: true });

@@ -1,5 +1,6 @@
 // The JSON answers the /api/ routes give of their own: the page's config, errors in the shape
-// OpenAI's client reads (`{ error: { message, type } }`) and refusals of the server's own routes.
+// OpenAI's client reads (`{ error: { message, type } }`), refusals of requests whose body is not
+// wanted, and refusals of the server's own routes.
 
 import type { ServerResponse } from 'node:http';
 
@@ -26,6 +27,14 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
 export function sendError(res: ServerResponse, status: number, type: string, message: string, headers?: Record<string, string>): void {
   const error: ApiError = { message, type };
   sendJson(res, status, { error }, headers);
+}
+
+/**
+ * Refuses a request before its body is read: the error, then the connection closed, so that no
+ * more of the body is taken in.
+ */
+export function refuseUnread(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
+  sendError(res, status, type, message, { ...headers, connection: 'close' });
 }
 
 /**

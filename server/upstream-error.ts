@@ -1,6 +1,8 @@
 // What the proxy tells the page when an upstream service fails: a short message taken from the
 // upstream's error body, with anything that looks like (a piece of) the API key removed.
 
+import { parseOutsideJson, TOO_DEEP } from './json-depth.ts';
+
 /** The longest message passed on to the page. */
 export const MAX_ERROR_MESSAGE = 300;
 
@@ -44,13 +46,9 @@ export function upstreamError(status: number, body: string, secret: string | und
 
 /** The message (and a short code) of the usual error shapes: OpenAI's, FastAPI's, plain text. */
 export function readErrorBody(body: string): { message: string; code?: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { message: body };
-  }
-  const root = record(parsed);
+  const parsed = parseOutsideJson(body);
+  if (!parsed.ok) return { message: parsed.problem === 'too_deep' ? `an error answer in JSON ${TOO_DEEP}` : body };
+  const root = record(parsed.value);
   const inner = record(root?.['error']);
   const message = text(inner?.['message']) ?? text(root?.['error']) ?? text(root?.['message']) ?? text(root?.['detail']) ?? body;
   const rawCode = inner?.['code'];

@@ -1,5 +1,7 @@
-// `vite dev` with the kiosk server's /api/ proxy (same settings, same .env), and the voice
-// detector's `.mjs` files under /vad/ served as they are instead of through Vite's transform.
+// `vite dev` with the kiosk server's /api/ proxy (same settings, same .env, the same checks of
+// who may use it), and the voice detector's `.mjs` files under /vad/ served as they are instead
+// of through Vite's transform. The dev server sends no Content-Security-Policy (server/app.ts
+// does): Vite's dev page and its hot reload run inline scripts, which the policy forbids.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

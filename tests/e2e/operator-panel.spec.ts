@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { openVoiceKiosk, type VoiceKiosk } from '../support/voice-kiosk.ts';
-import { kiosk, openKiosk } from './support/kiosk.ts';
+import { kiosk, openKiosk, type InPage } from './support/kiosk.ts';
 import { expectLabelledFields, expectNoSeriousAxeViolations, expectTouchTargets } from './support/a11y.ts';
 
 const PIN = '482913';
@@ -225,5 +225,8 @@ test('the screen is kept on during a visit and let go on the idle screen; full s
 
   await unlock(page);
   await page.getByRole('button', { name: 'Full screen' }).click();
-  await page.waitForFunction('document.fullscreenElement === document.documentElement');
+  await page.waitForFunction(() => {
+    const { document } = globalThis as unknown as InPage;
+    return document.fullscreenElement === document.documentElement;
+  });
 });

@@ -5,7 +5,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { expectNothingPersonalLeft, findInStores, leaveEverywhere, leaveInStorage } from './support/privacy.ts';
-import { expectStep, fieldBlock, input, kiosk, say, startVisit } from './support/kiosk.ts';
+import { expectStep, fieldBlock, input, kiosk, say, serviceWorkerControls, startVisit } from './support/kiosk.ts';
 
 // These tests are about the service worker and what it keeps: it may register (the suite blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -122,7 +122,7 @@ const PERSONAL = [TYPED_NAME, 'Quarkwright', SAID_EMAIL, 'marlinspike'];
 
 /** Waits until a service worker controls the page, so its caches are there to be searched. */
 async function controlled(page: Page): Promise<void> {
-  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 20_000 });
+  await serviceWorkerControls(page);
 }
 
 /** Visitor sign-in with the name typed into its field and the email said to the offline assistant. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
-import { expectStep, input, kiosk } from './support/kiosk.ts';
+import { expectStep, input, kiosk, serviceWorkerControls } from './support/kiosk.ts';
 
 // These tests are about the service worker and what it keeps: it may register (the suite blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -43,7 +43,7 @@ async function installed(context: BrowserContext, query: string): Promise<Page> 
   const page = await context.newPage();
   await page.goto(`/${query}`);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
-  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 20_000 });
+  await serviceWorkerControls(page);
   await expect(page.locator('meta[name="kiosk-version"]')).toHaveCount(0);
   return page;
 }

@@ -4,7 +4,7 @@
 // the services again, without a reload.
 
 import { transcriptsFor } from '../support/voice-kiosk.ts';
-import { expectStep, kiosk, say } from './support/kiosk.ts';
+import { expectStep, kiosk, say, serviceWorkerControls } from './support/kiosk.ts';
 import { expect, test } from './support/voice.ts';
 
 test.describe.configure({ timeout: 60_000 });
@@ -14,7 +14,7 @@ test('network gone: plain notices and the visit goes on; network back: the next 
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello from the online assistant. What is your first name?' } }]);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
-  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 20_000 });
+  await serviceWorkerControls(page);
   const context = page.context();
 
   await context.setOffline(true);
@@ -49,7 +49,7 @@ test('opened offline from the cache: the built-in assistant at first; the networ
   const { page, fakes } = await voiceKiosk({ fixture: 'noise', serviceWorkers: 'allow', query: { flow: 'onboarding' } });
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello from the online assistant. What is your first name?' } }]);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
-  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 20_000 });
+  await serviceWorkerControls(page);
   const context = page.context();
 
   await context.setOffline(true);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium.ts';
 import { serveFlow } from './support/flows.ts';
-import { expectStep, input, kiosk, openKiosk, say } from './support/kiosk.ts';
+import { expectStep, input, kiosk, openKiosk, say, serviceWorkerControls } from './support/kiosk.ts';
 
 // These tests are about the service worker and what it keeps: it may register (the suite blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -18,7 +18,7 @@ const VAD_FILES = ['silero_vad_v5.onnx', 'vad.worklet.bundle.min.js', 'ort-wasm-
 
 /** Waits until a service worker controls the page (the first visit's worker claims it on activation). */
 async function controlled(page: Page): Promise<void> {
-  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 20_000 });
+  await serviceWorkerControls(page);
 }
 
 /** Every Cache Storage entry the page's origin holds: cache name → [path, size in bytes]. */

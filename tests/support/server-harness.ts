@@ -53,8 +53,8 @@ export interface Upstream {
   received: Received[];
 }
 
-/** The services (and actions, analytics) the kiosk is started with; those left out are not configured. */
-export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin' | 'flowOrigins'>>;
+/** The services (and actions, analytics, host names) the kiosk is started with; those left out are not configured. */
+export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins'>>;
 
 /** A flow as the page names it to the server's actions. */
 export interface FlowNamed {

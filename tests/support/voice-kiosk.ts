@@ -62,8 +62,16 @@ export interface VoiceKiosk {
   marks(): Promise<Record<string, number[]>>;
   /** the page's console warnings and errors, and uncaught errors */
   console: string[];
+  /** what the kiosk's Content-Security-Policy refused in the page so far (directive and address), and any console line about it */
+  policyViolations(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** Records every `securitypolicyviolation` in the page, before the kiosk's own scripts run. */
+const WATCH_POLICY = `(() => {
+  const seen = (window.__policyViolations = []);
+  document.addEventListener('securitypolicyviolation', (e) => seen.push(e.effectiveDirective + ' ' + e.blockedURI));
+})()`;
 
 /** Keys the test server holds; a test can check that the page never sees them. */
 export const TEST_KEYS = {
@@ -113,6 +121,7 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
       await serveFlow(page, path, yaml);
     }
     const consoleLines: string[] = [];
+    await context.addInitScript(WATCH_POLICY);
     page.on('pageerror', (e) => consoleLines.push(`uncaught: ${e.message}`));
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') consoleLines.push(`${m.type()}: ${m.text()}`);
@@ -133,6 +142,10 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
         await microphone.play(index);
       },
       console: consoleLines,
+      policyViolations: async () => [
+        ...((await page.evaluate('window.__policyViolations ?? []').catch(() => [])) as string[]),
+        ...consoleLines.filter((line) => /Content.Security.Policy/i.test(line)),
+      ],
       close,
       marks: () =>
         page.evaluate(() => {

@@ -430,7 +430,8 @@ describe('what is sent', () => {
   it('sends only the flow\'s headers, the JSON type, accept and the Idempotency-Key: never the page\'s own headers', async () => {
     const { kiosk, target, origin } = await setup();
     const request = action(origin, { headers: { 'X-Clinic-Site': 'north', Accept: 'text/html', 'Content-Type': 'text/plain', 'Idempotency-Key': 'chosen-by-flow' } });
-    await send(kiosk, request, { 'content-type': 'application/json', cookie: 'session=visitor-42', 'user-agent': 'kiosk-page', origin: 'http://elsewhere.example' });
+    // The kiosk's own page sends its origin and cookies: none of them goes on.
+    await send(kiosk, request, { 'content-type': 'application/json', cookie: 'session=visitor-42', 'user-agent': 'kiosk-page', origin: kiosk, 'sec-fetch-site': 'same-origin' });
     const headers = target.received[0]!.headers;
     expect(Object.keys(headers).sort()).toEqual(['accept', 'connection', 'content-length', 'content-type', 'host', 'idempotency-key', 'x-clinic-site']);
     expect(headers).toMatchObject({ accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': request['action_id'], 'x-clinic-site': 'north' });

@@ -1,7 +1,7 @@
 // The /api/ proxy end to end, with a real kiosk server in front of a real local upstream that
 // records what it gets: the config route, the three routes and nothing else, the key and model
-// added on the server, the browser's headers left behind, body limits, unbuffered streams, a
-// page that goes away, upstream failures, and the key in no answer, header or log line.
+// added on the server, the browser's headers left behind, body limits, and the key in no answer,
+// header or log line. (Streams and failures: server-api-streams.test.ts; hostile requests: tests/security/.)
 
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -18,12 +18,13 @@ const BROWSER_HEADERS = {
   accept: 'application/json',
   authorization: 'Bearer set-by-proxy',
   cookie: 'session=visitor-42',
-  origin: 'http://elsewhere.example',
-  referer: 'http://elsewhere.example/page',
   'user-agent': 'kiosk-page',
   'x-stainless-lang': 'js',
   'x-stainless-retry-count': '0',
 };
+
+/** The headers of a request from the kiosk's own page at `url`: its origin besides the client's own. */
+const pageHeaders = (url: string): Record<string, string> => ({ ...BROWSER_HEADERS, origin: url, referer: `${url}/`, 'sec-fetch-site': 'same-origin' });
 
 // ---- the kiosk in front of a recording upstream (the harness), and requests as the page makes them
 
@@ -62,7 +63,7 @@ function raw(url: string, path: string, init: { method?: string; headers?: Recor
   });
 }
 
-const post = (url: string, path: string, body: unknown, headers: Record<string, string> = BROWSER_HEADERS) =>
+const post = (url: string, path: string, body: unknown, headers: Record<string, string> = pageHeaders(url)) =>
   raw(url, path, { method: 'POST', headers, body: JSON.stringify(body) });
 
 function errorOf(answer: Answer): { message: string; type: string } {
@@ -116,7 +117,7 @@ describe('only three routes are forwarded', () => {
   ])('%s is 404 and never reaches the upstream', async (path) => {
     const up = await startUpstream();
     const url = await startKiosk({ llm: service(up.base), stt: service(up.base), tts: { ...service(up.base), voice: 'alloy' } });
-    const answer = await raw(url, path, { method: 'POST', headers: BROWSER_HEADERS, body: '{}' });
+    const answer = await raw(url, path, { method: 'POST', headers: pageHeaders(url), body: '{}' });
     expect(answer.status).toBe(404);
     expect(errorOf(answer).type).toBe('not_found');
     expect(up.received).toEqual([]);
@@ -168,7 +169,7 @@ describe('forwarding', () => {
     expect(got?.headers['authorization']).toBe(`Bearer ${KEY}`);
     expect(got?.headers['accept']).toBe('application/json');
     expect(Object.keys(got?.headers ?? {}).filter((h) => !UPSTREAM_HEADERS.has(h))).toEqual([]);
-    expect(JSON.parse(got?.body.toString() ?? '')).toEqual({ ...request, model: MODEL });
+    expect(JSON.parse(got?.body.toString() ?? '')).toEqual({ ...request, model: MODEL, max_completion_tokens: 1024 });
   });
 
   it('sends a request again on a fresh connection when the kept-alive one was closed under it, and only then', async () => {
@@ -191,11 +192,12 @@ describe('forwarding', () => {
     expect(up.received).toHaveLength(4);
   });
 
-  it('passes a transcription request through byte for byte, boundary included', async () => {
+  it("sends a transcription as a form of its own: the page's audio file and fields, the server's model", async () => {
     const up = await startUpstream((_req, res) => json(res, 200, { text: 'hello' }));
     const url = await startKiosk({ stt: service(up.base, { model: 'whisper-1' }) });
+    const audio = new Uint8Array([82, 73, 70, 70, 0, 1, 2, 255]);
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array([82, 73, 70, 70, 0, 1, 2, 255])], { type: 'audio/wav' }), 'speech.wav');
+    form.append('file', new Blob([audio], { type: 'audio/wav' }), 'speech.wav');
     form.append('model', 'whisper-1');
     form.append('language', 'en');
     form.append('response_format', 'json');
@@ -204,14 +206,18 @@ describe('forwarding', () => {
     const type = encoded.headers.get('content-type') ?? '';
     expect(type).toMatch(/^multipart\/form-data; boundary=/);
 
-    const answer = await raw(url, '/api/stt/audio/transcriptions', { method: 'POST', headers: { ...BROWSER_HEADERS, 'content-type': type }, body });
+    const answer = await raw(url, '/api/stt/audio/transcriptions', { method: 'POST', headers: { ...pageHeaders(url), 'content-type': type }, body });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ text: 'hello' });
     const [got] = up.received;
     expect(got?.url).toBe('/v1/audio/transcriptions');
-    expect(got?.headers['content-type']).toBe(type);
+    expect(got?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(got?.headers['authorization']).toBe(`Bearer ${KEY}`);
-    expect(got?.body.equals(body)).toBe(true);
+    const sent = await new Response(got!.body, { headers: { 'content-type': got!.headers['content-type']! } }).formData();
+    expect([...sent.keys()]).toEqual(['file', 'model', 'language', 'response_format']);
+    const file = sent.get('file') as File;
+    expect([file.name, file.type, new Uint8Array(await file.arrayBuffer())]).toEqual(['speech.wav', 'audio/wav', audio]);
+    expect([sent.get('model'), sent.get('language'), sent.get('response_format')]).toEqual(['whisper-1', 'en', 'json']);
   });
 
   it('fills in the speech model and voice when the page leaves them out, and returns the audio as it came', async () => {
@@ -220,7 +226,7 @@ describe('forwarding', () => {
       res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': audio.length, 'set-cookie': 'x=y' });
       res.end(audio);
     });
-    const url = await startKiosk({ tts: { ...service(up.base, { model: 'tts-1' }), voice: 'alloy' } });
+    const url = await startKiosk({ tts: { ...service(up.base, { model: 'tts-1' }), voice: 'alloy', voices: ['alloy', 'nova'] } });
 
     const answer = await post(url, '/api/tts/audio/speech', { input: 'Welcome', response_format: 'wav' });
     expect(answer.status).toBe(200);
@@ -231,8 +237,9 @@ describe('forwarding', () => {
     expect(up.received[0]?.url).toBe('/v1/audio/speech');
     expect(JSON.parse(up.received[0]?.body.toString() ?? '')).toEqual({ input: 'Welcome', response_format: 'wav', model: 'tts-1', voice: 'alloy' });
 
+    // Another voice the operator offers is taken; the model is always the server's.
     await post(url, '/api/tts/audio/speech', { input: 'Hi', model: 'tts-1-hd', voice: 'nova' });
-    expect(JSON.parse(up.received[1]?.body.toString() ?? '')).toEqual({ input: 'Hi', model: 'tts-1-hd', voice: 'nova' });
+    expect(JSON.parse(up.received[1]?.body.toString() ?? '')).toEqual({ input: 'Hi', model: 'tts-1', voice: 'nova' });
   });
 
   it('sends no Authorization at all to a service without a key', async () => {
@@ -245,7 +252,7 @@ describe('forwarding', () => {
   it.each(['not json', '[1, 2]', 'null'])('answers 400 to a chat body that is not a JSON object (%s)', async (body) => {
     const up = await startUpstream();
     const url = await startKiosk({ llm: service(up.base) });
-    const answer = await raw(url, '/api/llm/chat/completions', { method: 'POST', headers: BROWSER_HEADERS, body });
+    const answer = await raw(url, '/api/llm/chat/completions', { method: 'POST', headers: pageHeaders(url), body });
     expect(answer.status).toBe(400);
     expect(up.received).toEqual([]);
   });
@@ -272,7 +279,7 @@ describe('body limits', () => {
     const up = await startUpstream();
     const url = await startKiosk({ llm: service(up.base), stt: service(up.base), tts: { ...service(up.base), voice: 'alloy' } });
     const body = Buffer.alloc(limit + 1, 'a');
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const headers: Record<string, string> = { 'content-type': path.includes('/stt/') ? 'multipart/form-data; boundary=kiosk' : 'application/json' };
     if (!chunked) headers['content-length'] = String(body.length);
     const answer = await raw(url, path, { method: 'POST', headers, body, chunked });
     expect(answer.status).toBe(413);
@@ -286,7 +293,7 @@ describe('body limits', () => {
     const shell = JSON.stringify({ messages: '' });
     const body = JSON.stringify({ messages: 'x'.repeat(BODY_LIMITS.llm - shell.length) });
     expect(body.length).toBe(BODY_LIMITS.llm);
-    expect((await raw(url, '/api/llm/chat/completions', { method: 'POST', headers: BROWSER_HEADERS, body })).status).toBe(200);
+    expect((await raw(url, '/api/llm/chat/completions', { method: 'POST', headers: pageHeaders(url), body })).status).toBe(200);
     expect(up.received).toHaveLength(1);
   });
 });

@@ -23,6 +23,7 @@ describe('readConfig', () => {
     expect(readConfig({})).toEqual({
       host: '127.0.0.1',
       port: 4173,
+      allowedHosts: [],
       llm: null,
       stt: null,
       tts: null,
@@ -49,13 +50,17 @@ describe('readConfig', () => {
       TTS_VOICE: 'af_heart',
       FLOW_ALLOWED_ORIGINS: 'https://flows.example, HTTP://10.0.0.5:8080/',
       KIOSK_DATA_DIR: '/var/lib/kiosk',
+      TTS_VOICES: 'bf_emma, af_heart,am_adam',
+      LLM_MAX_TOKENS: '300',
+      ALLOWED_HOSTS: 'Kiosk.Clinic.example, kiosk-2.local',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
       port: 8080,
-      llm: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-llm', model: 'gpt-4o-mini' },
+      allowedHosts: ['kiosk.clinic.example', 'kiosk-2.local'],
+      llm: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-llm', model: 'gpt-4o-mini', maxTokens: 300 },
       stt: { baseUrl: 'http://127.0.0.1:8081', model: 'whisper-large-v3' },
-      tts: { baseUrl: 'http://127.0.0.1:8880/v1', apiKey: 'sk-tts', model: 'kokoro', voice: 'af_heart' },
+      tts: { baseUrl: 'http://127.0.0.1:8880/v1', apiKey: 'sk-tts', model: 'kokoro', voice: 'af_heart', voices: ['af_heart', 'bf_emma', 'am_adam'] },
       actions: { allowedOrigins: [], secrets: {} },
       flowOrigins: ['https://flows.example', 'http://10.0.0.5:8080'],
       dataDir: '/var/lib/kiosk',
@@ -79,7 +84,7 @@ describe('readConfig', () => {
   it('needs only a base URL for speech; the models and voice have defaults and the key is optional', () => {
     const config = readConfig({ STT_BASE_URL: 'http://localhost:9000/v1', TTS_BASE_URL: 'http://localhost:9001/v1' });
     expect(config.stt).toEqual({ baseUrl: 'http://localhost:9000/v1', model: 'whisper-1' });
-    expect(config.tts).toEqual({ baseUrl: 'http://localhost:9001/v1', model: 'tts-1', voice: 'alloy' });
+    expect(config.tts).toEqual({ baseUrl: 'http://localhost:9001/v1', model: 'tts-1', voice: 'alloy', voices: ['alloy'] });
   });
 
   it('refuses a language model without LLM_MODEL, naming the variable', () => {
@@ -97,6 +102,25 @@ describe('readConfig', () => {
     const message = configError({ [name]: value, ...rest });
     expect(message).toContain(name);
     expect(message).not.toContain('\n');
+  });
+
+  it.each([
+    ['ALLOWED_HOSTS', 'https://kiosk.example'],
+    ['ALLOWED_HOSTS', 'kiosk.example:4173'],
+    ['ALLOWED_HOSTS', 'kiosk.example/api'],
+    ['ALLOWED_HOSTS', '*.example'],
+    ['LLM_MAX_TOKENS', '0'],
+    ['LLM_MAX_TOKENS', '1.5'],
+    ['LLM_MAX_TOKENS', 'lots'],
+  ])('refuses %s=%s in one line naming it', (name, value) => {
+    const message = configError({ [name]: value, LLM_BASE_URL: 'http://h/v1', LLM_MODEL: 'm' });
+    expect(message).toContain(name);
+    expect(message).toContain(value);
+    expect(message).not.toContain('\n');
+  });
+
+  it('keeps TTS_VOICE among the voices the page may ask for, once, in front', () => {
+    expect(readConfig({ TTS_BASE_URL: 'http://h/v1', TTS_VOICE: 'nova', TTS_VOICES: 'alloy,,nova, echo ' }).tts?.voices).toEqual(['nova', 'alloy', 'echo']);
   });
 
   it.each(['abc', '-1', '70000', '80.5'])('refuses PORT=%s', (port) => {
@@ -201,7 +225,7 @@ describe('loadConfig and .env', () => {
     for (const n of NAMES) delete process.env[n];
     process.env['LLM_MODEL'] = 'env-model';
     const config = loadConfig(dir);
-    expect(config.llm).toEqual({ baseUrl: 'http://from-file:11434/v1', apiKey: 'file-key', model: 'env-model' });
+    expect(config.llm).toEqual({ baseUrl: 'http://from-file:11434/v1', apiKey: 'file-key', model: 'env-model', maxTokens: 1024 });
     expect(config.port).toBe(5000);
   });
 

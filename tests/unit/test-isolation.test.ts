@@ -1,6 +1,6 @@
-// Unit test files share a module registry per worker (vitest.config.ts), except those listed as
-// ISOLATED. A file that mocks a module, stubs a global or fakes timers changes what the next file
-// in its worker would see, so it must be on that list: this test finds them.
+// Unit and security test files share a module registry per worker (vitest.config.ts), except
+// those listed as ISOLATED. A file that mocks a module, stubs a global or fakes timers changes what
+// the next file in its worker would see, so it must be on that list: this test finds them.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +10,13 @@ const CHANGES_OTHERS = /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|\
 
 describe('unit test isolation', () => {
   it('every test file that mocks modules, stubs globals or fakes timers runs isolated', () => {
-    const dir = new URL('./', import.meta.url);
-    const changing = readdirSync(dir)
-      .filter((f) => f.endsWith('.test.ts') && f !== 'test-isolation.test.ts')
-      .filter((f) => CHANGES_OTHERS.test(readFileSync(new URL(f, dir), 'utf8')))
-      .map((f) => `tests/unit/${f}`);
+    const changing = ['unit', 'security'].flatMap((folder) => {
+      const dir = new URL(`../${folder}/`, import.meta.url);
+      return readdirSync(dir)
+        .filter((f) => f.endsWith('.test.ts') && f !== 'test-isolation.test.ts')
+        .filter((f) => CHANGES_OTHERS.test(readFileSync(new URL(f, dir), 'utf8')))
+        .map((f) => `tests/${folder}/${f}`);
+    });
     expect(changing.length).toBeGreaterThan(0);
     expect(changing.filter((f) => !ISOLATED.includes(f))).toEqual([]);
   });

@@ -11,6 +11,26 @@ export interface KioskParams {
   idle_grace_seconds?: number;
 }
 
+/**
+ * The browser globals the page functions of these tests read: the tests are typed for Node,
+ * without the DOM library. Those functions are passed as functions, never as text: Playwright
+ * evaluates a text again at every poll of `waitForFunction`, which the kiosk's
+ * Content-Security-Policy (no eval) refuses, while a function is made once and then only called.
+ */
+export interface InPage {
+  document: {
+    querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+    fullscreenElement: unknown;
+    documentElement: unknown;
+  };
+  navigator: { serviceWorker: { controller: unknown } };
+}
+
+/** Waits until a service worker controls the page (the first visit's worker claims it on activation). */
+export async function serviceWorkerControls(page: Page, timeout = 20_000): Promise<void> {
+  await page.waitForFunction(() => (globalThis as unknown as InPage).navigator.serviceWorker.controller !== null, undefined, { timeout });
+}
+
 /** The kiosk's root element: `data-phase` and `data-flow-state` say where it is. */
 export function kiosk(page: Page): Locator {
   return page.locator('.kiosk');
@@ -45,7 +65,7 @@ export async function say(page: Page, text: string): Promise<void> {
  */
 export async function kioskSays(page: Page, name: string, value: string, timeout = 7_000): Promise<void> {
   try {
-    await page.waitForFunction(`document.querySelector('.kiosk')?.getAttribute(${JSON.stringify(name)}) === ${JSON.stringify(value)}`, undefined, { polling: 'raf', timeout });
+    await page.waitForFunction(([n, v]) => (globalThis as unknown as InPage).document.querySelector('.kiosk')?.getAttribute(n) === v, [name, value] as const, { polling: 'raf', timeout });
   } catch {
     await expect(kiosk(page)).toHaveAttribute(name, value, { timeout: 1 });
   }

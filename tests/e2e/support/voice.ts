@@ -2,7 +2,8 @@
 // (tests/support/voice-kiosk.ts) and closes them after the test. Their pages open in one Chromium
 // per worker (`voiceBrowser`), each in a context of its own; a kiosk whose microphone is
 // Chromium's file-backed device gets a Chromium of its own. When a voice test fails, it reports
-// what the kiosk heard and said, and when: that is what explains a failure.
+// what the kiosk heard and said, and when: that is what explains a failure. Every voice test also
+// checks that the kiosk's Content-Security-Policy refused nothing the page did.
 
 import { writeFileSync } from 'node:fs';
 import { expect, test as base, type Browser, type Page } from '@playwright/test';
@@ -42,7 +43,9 @@ export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Pr
         console.error(`voice test "${testInfo.title}": what the kiosk heard and said:\n${body}`);
       }
     }
+    const refused = await Promise.all(opened.map((k) => k.policyViolations()));
     for (const k of opened) await k.close();
+    expect(refused.flat(), "what the kiosk's Content-Security-Policy refused").toEqual([]);
   },
 });
 
