@@ -5,13 +5,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performCall } from './action-call.ts';
 import { ACTION_ID, readActionRequest, type ActionRequest } from './action-request.ts';
-import { ActionStore, type ActionAnswer, type StoreLimits } from './action-store.ts';
+import type { ActionAnswer, ActionView, Claim } from './action-store.ts';
 import { prepareCall } from './action-target.ts';
-import { FlowCounts } from './analytics.ts';
 import { isJsonRequest, parseJson, readBody } from './body.ts';
 import type { ActionsConfig } from './config.ts';
 import { sendJson, sendRefusal } from './respond.ts';
 import { Scrubber } from './secrets.ts';
+import type { ActionMemory } from './storage/action-memory.ts';
+import { oneLine } from './storage/database.ts';
+import type { Memory } from './storage/memory.ts';
 
 /** The largest request the page may send to `POST /api/actions`. */
 export const ACTION_REQUEST_LIMIT = 64 * 1024;
@@ -23,27 +25,31 @@ export interface ActionsOptions {
   maxTimeoutMs?: number;
   /** the largest answer read from a target (default 256 KB) */
   maxAnswerBytes?: number;
-  /** the id store's bounds and clock */
-  store?: Partial<StoreLimits>;
 }
 
-/** The actions routes of one server, and what they counted for the status view. */
+/** What the server performed, per flow, as the status view counts it. */
+export const PERFORMED = ['done', 'failed'] as const;
+
+/** How long past its time-out a running action's id stays claimed before a repeat takes its server for stopped. */
+export const LEASE_MARGIN_MS = 15_000;
+
+/** The actions routes of one server. */
 export interface ActionsRoute {
   /** answers a request whose path is `/api/actions` or starts with `/api/actions/` */
   handle(req: IncomingMessage, res: ServerResponse, path: string): void;
-  /** actions this server ran (or refused), per flow: done or failed */
-  readonly performed: FlowCounts<'done' | 'failed'>;
-  readonly store: ActionStore;
 }
 
-/** The routes for `config`; `log` gets one line per action and never a value or a secret. */
-export function createActionsRoute(config: ActionsConfig, options: ActionsOptions, log: (line: string) => void): ActionsRoute {
+/**
+ * The routes for `config`, keeping action ids and counts in `memory`; `log` gets one line per
+ * action and never a value or a secret.
+ */
+export function createActionsRoute(config: ActionsConfig, options: ActionsOptions, log: (line: string) => void, memory: Memory): ActionsRoute {
   const scrubber = new Scrubber(config.secrets);
   const actions: Actions = {
     config,
-    store: new ActionStore(options.store),
+    store: memory.actions,
     scrubber,
-    performed: new FlowCounts<'done' | 'failed'>(['done', 'failed']),
+    performed: (flowId, outcome) => memory.counts.add('performed', flowId, outcome),
     limits: {
       defaultTimeoutMs: options.defaultTimeoutMs ?? 10_000,
       maxTimeoutMs: options.maxTimeoutMs ?? 60_000,
@@ -52,8 +58,6 @@ export function createActionsRoute(config: ActionsConfig, options: ActionsOption
     say: (line: string) => log(scrubber.text(line)),
   };
   return {
-    performed: actions.performed,
-    store: actions.store,
     handle(req, res, path) {
       if (path === '/api/actions') {
         if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
@@ -62,17 +66,18 @@ export function createActionsRoute(config: ActionsConfig, options: ActionsOption
       }
       const rest = path.slice('/api/actions/'.length);
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
-      get(actions.store, res, rest);
+      void get(actions, res, rest);
     },
   };
 }
 
-/** What the routes of one server share: its configuration, the id store, the scrubber, the counts, the limits and the log. */
+/** What the routes of one server share: its configuration, the id memory, the scrubber, the counts, the limits and the log. */
 interface Actions {
   config: ActionsConfig;
-  store: ActionStore;
+  store: ActionMemory;
   scrubber: Scrubber;
-  performed: FlowCounts<'done' | 'failed'>;
+  /** counts an action this server ran (or refused) for a flow */
+  performed: (flowId: string, outcome: (typeof PERFORMED)[number]) => Promise<void>;
   limits: { defaultTimeoutMs: number; maxTimeoutMs: number; maxAnswerBytes: number };
   /** logs a line, scrubbed */
   say: (line: string) => void;
@@ -86,7 +91,13 @@ async function post(actions: Actions, req: IncomingMessage, res: ServerResponse)
 
   const started = Date.now();
   const where = `${request.flowId} ${request.tool} ${request.method}`;
-  const claim = store.claim(request.actionId, request.fingerprint, { flowId: request.flowId, tool: request.tool });
+  let claim: Claim;
+  try {
+    claim = await store.claim(request.actionId, request.fingerprint, { flowId: request.flowId, tool: request.tool, leaseMs: timeoutOf(actions, request) + LEASE_MARGIN_MS });
+  } catch (error) {
+    say(`[actions] ${where} id=${request.actionId}: the kiosk's memory failed (${oneLine(error)}), nothing was run (503)`);
+    return sendRefusal(res, 503, 'memory_unavailable', "The kiosk's server cannot reach its memory just now; nothing was run. Try again later.", { action_id: request.actionId });
+  }
   if (claim.kind === 'conflict') {
     say(`[actions] ${where} id=${request.actionId}: the id was used before for another action (409)`);
     return sendRefusal(res, 409, 'action_id_reused', `The action id ${request.actionId} was already used for a different action; nothing was run. Every action needs an id of its own.`, {
@@ -94,7 +105,13 @@ async function post(actions: Actions, req: IncomingMessage, res: ServerResponse)
     });
   }
   if (claim.kind === 'repeat') {
-    const answer = await claim.answer;
+    let answer: ActionAnswer;
+    try {
+      answer = await claim.answer;
+    } catch (error) {
+      say(`[actions] ${where} repeat of id=${request.actionId}: the kiosk's memory failed (${oneLine(error)}) (503)`);
+      return sendRefusal(res, 503, 'memory_unavailable', "The kiosk's server cannot reach its memory just now to tell how this action ended; it was not run again.", { action_id: request.actionId });
+    }
     say(`[actions] ${where} repeat of id=${request.actionId}, not sent again: ${describe(answer)} ${Date.now() - started}ms`);
     if (!res.destroyed) sendJson(res, 200, answer);
     return;
@@ -107,8 +124,10 @@ async function post(actions: Actions, req: IncomingMessage, res: ServerResponse)
     // Unreachable in practice; a claimed id must still end, and it ends failed.
     result = { answer: { action_id: request.actionId, ok: false, error: 'network', message: "The kiosk's server failed while running this action." }, origin: '-' };
   }
-  claim.settle(result.answer);
-  performed.add(request.flowId, result.answer.ok ? 'done' : 'failed');
+  // The page gets its answer even when the memory fails to keep it (the line says so).
+  await Promise.all([claim.settle(result.answer), performed(request.flowId, result.answer.ok ? 'done' : 'failed')]).catch((error: unknown) =>
+    say(`[actions] ${where} id=${request.actionId}: the kiosk's memory failed to keep how it ended (${oneLine(error)})`),
+  );
   say(`[actions] ${where} ${result.origin} ${describe(result.answer)} ${Date.now() - started}ms id=${request.actionId}`);
   // The action ran even if the page has gone: a reload asks GET /api/actions/<id> how it ended.
   if (!res.destroyed) sendJson(res, 200, result.answer);
@@ -141,16 +160,20 @@ async function run({ config, limits, scrubber }: Actions, request: ActionRequest
     const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: scrubber.message(prepared.message) };
     return { answer, origin: prepared.origin ?? '-' };
   }
-  const timeoutMs = Math.min(request.timeoutMs ?? limits.defaultTimeoutMs, limits.maxTimeoutMs);
-  const outcome = await performCall(request.method, prepared, { timeoutMs, maxAnswerBytes: limits.maxAnswerBytes, scrubber });
+  const outcome = await performCall(request.method, prepared, { timeoutMs: timeoutOf({ limits }, request), maxAnswerBytes: limits.maxAnswerBytes, scrubber });
   const answer: ActionAnswer = outcome.ok
     ? { action_id: request.actionId, ok: true, status: outcome.status, data: scrubber.deep(outcome.data) }
     : { action_id: request.actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}), message: scrubber.message(outcome.message) };
   return { answer, origin: prepared.origin };
 }
 
-/** `GET /api/actions/<id>`: how the action of that id went, from the store. */
-function get(store: ActionStore, res: ServerResponse, rest: string): void {
+/** How long `request` may take: its own time-out, or the default, and never more than the longest. */
+function timeoutOf({ limits }: Pick<Actions, 'limits'>, request: ActionRequest): number {
+  return Math.min(request.timeoutMs ?? limits.defaultTimeoutMs, limits.maxTimeoutMs);
+}
+
+/** `GET /api/actions/<id>`: how the action of that id went, from the memory. */
+async function get({ store, say }: Actions, res: ServerResponse, rest: string): Promise<void> {
   let id: string;
   try {
     id = decodeURIComponent(rest);
@@ -158,9 +181,16 @@ function get(store: ActionStore, res: ServerResponse, rest: string): void {
     id = '';
   }
   if (!ACTION_ID.test(id)) return sendRefusal(res, 400, 'invalid_request', 'That is not an action id.');
-  const view = store.view(id);
+  let view: ActionView | undefined;
+  try {
+    view = await store.view(id);
+  } catch (error) {
+    say(`[actions] GET id=${id}: the kiosk's memory failed (${oneLine(error)}) (503)`);
+    return sendRefusal(res, 503, 'memory_unavailable', "The kiosk's server cannot reach its memory just now; ask again later.", { action_id: id });
+  }
+  if (res.destroyed) return;
   if (!view) {
-    return sendRefusal(res, 404, 'unknown', "This kiosk's server has no record of that action (never sent here, forgotten, or sent before a restart).", { action_id: id });
+    return sendRefusal(res, 404, 'unknown', "This kiosk's server has no record of that action (never sent here, or forgotten: ids are kept 24 hours).", { action_id: id });
   }
   sendJson(res, 200, view);
 }

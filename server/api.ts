@@ -10,7 +10,8 @@ import { publicConfig, type KioskConfig, type UpstreamService } from './config.t
 import { forward } from './forward.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
 import { sendError, sendJson, sendRefusal } from './respond.ts';
-import { kioskStatus } from './status.ts';
+import { sendStatus } from './status.ts';
+import type { Memory } from './storage/memory.ts';
 
 /** A connect-style handler: Vite's dev server and the kiosk's own server both mount it. */
 export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -53,14 +54,17 @@ const ROUTES = new Map<string, ProxyRoute>([
   ['/api/tts/audio/speech', { service: 'tts', upstreamPath: '/audio/speech', prepare: fillSpeech }],
 ]);
 
-/** The handler for everything under `/api/`; other paths go to `next`. */
-export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): ApiHandler {
+/**
+ * The handler for everything under `/api/`; other paths go to `next`. What must outlive a restart
+ * (action ids, the PIN lock, the outcome counts) is kept in `memory` (server/storage/).
+ */
+export function createApiHandler(config: ApiConfig, memory: Memory, options: ApiOptions = {}): ApiHandler {
   const headersTimeoutMs = options.headersTimeoutMs ?? 30_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const services = publicConfig(config);
-  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, options.actions ?? {}, log);
-  const analytics = new Analytics(config.analyticsUrl ?? null, { log, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
-  const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log);
+  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, options.actions ?? {}, log, memory);
+  const analytics = new Analytics(config.analyticsUrl ?? null, { log, counts: memory.counts, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
+  const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log, memory.operatorLock);
   const startedAt = new Date().toISOString();
 
   return (req, res, next) => {
@@ -80,7 +84,8 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
     }
     if (path === '/api/status') {
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
-      return sendJson(res, 200, kioskStatus(config, actions, analytics, startedAt));
+      void sendStatus(res, { config, memory, analytics, startedAt, log });
+      return;
     }
     const route = ROUTES.get(path);
     if (!route) return sendError(res, 404, 'not_found', 'There is no such API route on this kiosk.');

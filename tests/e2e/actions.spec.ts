@@ -8,6 +8,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 import { serveFlow, TEST_FLOWS } from './support/flows.ts';
 import { agentLines, doubleTap, expectStep, input, kiosk, pendingCard, say, settled } from './support/kiosk.ts';
 
@@ -31,7 +32,7 @@ async function setUp(browser: Browser, env: Record<string, string> = {}): Promis
   const clinic = await startClinicService({ token: TOKEN });
   closers.push(() => clinic.close());
   const config = readConfig({ ACTION_ORIGIN_CLINIC: clinic.url, ACTION_SECRET_CLINIC_TOKEN: TOKEN, ...env });
-  const server = await startServer({ root: 'dist', config, host: '127.0.0.1', port: 0, quiet: true });
+  const server = await startServer({ root: 'dist', config, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
   closers.push(() => server.close());
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
   closers.push(() => context.close());

@@ -1,7 +1,8 @@
 // A harness for the kiosk server tests: a temporary folder standing in for the built page,
 // local upstreams (and action targets) that record what reaches them, the kiosk's server started
-// in front of them, everything closed after each test, and a last check that no secret reached
-// the page or a log.
+// in front of them with an empty memory for each test (the kiosks of one test share it, as a
+// fleet would), everything closed after each test, and a last check that no secret reached the
+// page or a log.
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,8 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { ApiOptions } from '../../server/api.ts';
 import { startServer } from '../../server/app.ts';
 import type { KioskConfig } from '../../server/config.ts';
+import type { Memory } from '../../server/storage/memory.ts';
+import { emptyTestMemory } from './test-memory.ts';
 
 /** The page the temporary site root serves as `index.html`. */
 export const SITE_PAGE = '<!doctype html><title>kiosk</title>';
@@ -70,8 +73,10 @@ export interface ServerHarness {
   readonly seen: string[];
   /** starts a local upstream that records each request and then answers with `reply` (default: 200 `{"ok":true}`) */
   startUpstream: (reply?: Reply) => Promise<Upstream>;
-  /** starts the kiosk's server with `services` on a free port, logging into `logs`; resolves with its URL */
+  /** starts the kiosk's server with `services` on a free port, logging into `logs`, on the test's memory; resolves with its URL */
   startKiosk: (services: KioskServices, api?: ApiOptions) => Promise<string>;
+  /** the memory the kiosks of the current test share (empty when the test began) */
+  memory: () => Promise<Memory>;
   /** closes `close` after the current test, with the servers the harness started */
   onCleanup: (close: () => unknown) => void;
 }
@@ -92,12 +97,15 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
   const logs: string[] = [];
   const seen: string[] = [];
   let root = '';
+  let memory: Promise<Memory> | undefined;
+  const testMemory = () => (memory ??= emptyTestMemory());
 
   beforeAll(() => {
     root = tempSiteRoot(options.rootPrefix);
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    memory = undefined;
   });
   afterAll(() => {
     rmSync(root, { recursive: true, force: true });
@@ -125,10 +133,11 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
     },
     startKiosk: async (services, api = {}) => {
       const config = { llm: null, stt: null, tts: null, ...services };
-      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, api: { log: (line) => logs.push(line), ...api } });
+      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, memory: await testMemory(), api: { log: (line) => logs.push(line), ...api } });
       cleanups.push(() => server.close());
       return server.url;
     },
+    memory: testMemory,
     onCleanup: (close) => {
       cleanups.push(close);
     },
