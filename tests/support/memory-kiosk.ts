@@ -3,8 +3,7 @@
 // servers may run in this process (startServer on a memory) or as a child process (main.ts).
 
 import { createServer, type Server } from 'node:http';
-import type { RunningServer } from '../../server/app.ts';
-import { startServer } from '../../server/app.ts';
+import { startServer, type RunningServer } from '../../server/app.ts';
 import type { KioskConfig } from '../../server/config.ts';
 import type { Memory } from '../../server/storage/memory.ts';
 import { closeServer, json, listen } from './server-harness.ts';
