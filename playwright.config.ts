@@ -57,12 +57,17 @@ export default defineConfig({
       command: 'npx tsx server/main.ts',
       url: `http://127.0.0.1:${PORT}`,
       reuseExistingServer: !process.env['CI'],
-      timeout: 60_000,
+      // The first start on a machine makes the memory's database (PGlite's initdb), which a busy
+      // machine can stretch to a minute; later runs open the same folder in a second or two.
+      timeout: 180_000,
       // No outside services and no operator PIN, whatever the developer's environment or .env says; actions reach
-      // only the local clinic service.
+      // only the local clinic service. The memory is a folder of the test run's own (never the
+      // developer's ./data), kept from run to run: nothing in it changes what a test sees.
       env: {
         HOST: '127.0.0.1',
         PORT: String(PORT),
+        KIOSK_DATA_DIR: `node_modules/.cache/voice-kiosk/e2e-memory-${PORT}`,
+        DATABASE_URL: '',
         LLM_BASE_URL: '',
         STT_BASE_URL: '',
         TTS_BASE_URL: '',
@@ -71,8 +76,6 @@ export default defineConfig({
         ACTION_SECRET_CLINIC_TOKEN: CLINIC_TOKEN,
         ACTION_SECRET_CLINIC_TOKEN_ORIGINS: `http://127.0.0.1:${CLINIC_PORT}`,
         FLOW_ALLOWED_ORIGINS: '',
-        // the server's kept flow copies, apart from a developer's ./data
-        KIOSK_DATA_DIR: `test-results/kiosk-data-${PORT}`,
         OPERATOR_PIN: '',
       },
     },

@@ -20,10 +20,16 @@ export default defineConfig({
     // A guard against a hang, not a measure of speed: under npm test the unit tests share two
     // cores with three browsers, and a test that takes 1 s alone can take 6.
     testTimeout: 60_000,
+    // The first test file of a machine to need the kiosk's memory makes PGlite's empty database
+    // (tests/support/test-memory.ts), which a busy machine can stretch past a minute.
+    hookTimeout: 180_000,
     pool: 'threads',
     projects: [
       { extends: true, test: { name: 'shared', include: ['tests/unit/**/*.test.ts', 'tests/security/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      // The kiosk's memory in a real database: PGlite in a fresh folder per file, or the PostgreSQL
+      // server at TEST_DATABASE_URL (`npm run test:postgres` starts one). They mock nothing.
+      { extends: true, test: { name: 'storage', include: ['tests/storage/**/*.test.ts'], isolate: false } },
     ],
   },
 });

@@ -19,6 +19,7 @@ import { readConfig } from '../server/config.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../tests/e2e/support/chromium.ts';
 import { serviceWorkerControls } from '../tests/e2e/support/kiosk.ts';
 import { fakeMicrophoneFlag, loadFixture } from '../tests/support/audio-fixtures.ts';
+import { emptyTestMemory } from '../tests/support/test-memory.ts';
 import { startFakeOpenAI } from '../tests/servers/openai-fakes.ts';
 import type { Findings } from './voice-findings.ts';
 import { named, readMarks, readResources, waitForMark } from './voice-marks.ts';
@@ -106,6 +107,7 @@ export async function coldStart(runs: number, findings: Findings): Promise<void>
     host: '127.0.0.1',
     port: 0,
     quiet: true,
+    memory: await emptyTestMemory(),
   });
   const relay = await countingRelay(new URL(server.url));
   try {

@@ -5,14 +5,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performCall } from './action-call.ts';
 import { ACTION_ID, buildActionRequest, readActionAsk, type ActionRequest } from './action-request.ts';
-import { ActionStore, type ActionAnswer, type StoreLimits } from './action-store.ts';
+import type { ActionAnswer, ActionView, Claim } from './action-store.ts';
 import { prepareCall, type PreparedCall } from './action-target.ts';
-import { FlowCounts } from './analytics.ts';
 import { isJsonRequest, parseJson, readBody } from './body.ts';
 import type { ActionsConfig } from './config.ts';
 import type { FlowLibrary } from './flow-library.ts';
 import { sendJson, sendRefusal } from './respond.ts';
 import { Scrubber } from './secrets.ts';
+import type { ActionMemory } from './storage/action-memory.ts';
+import { oneLine } from './storage/database.ts';
+import type { Memory } from './storage/memory.ts';
 
 /** The largest request the page may send to `POST /api/actions`. */
 export const ACTION_REQUEST_LIMIT = 64 * 1024;
@@ -24,28 +26,32 @@ export interface ActionsOptions {
   maxTimeoutMs?: number;
   /** the largest answer read from a target (default 256 KB) */
   maxAnswerBytes?: number;
-  /** the id store's bounds and clock */
-  store?: Partial<StoreLimits>;
 }
 
-/** The actions routes of one server, and what they counted for the status view. */
+/** What the server performed, per flow, as the status view counts it. */
+export const PERFORMED = ['done', 'failed'] as const;
+
+/** How long past its time-out a running action's id stays claimed before a repeat takes its server for stopped. */
+export const LEASE_MARGIN_MS = 15_000;
+
+/** The actions routes of one server. */
 export interface ActionsRoute {
   /** answers a request whose path is `/api/actions` or starts with `/api/actions/` (the promise, when there is one, is the caller's to watch) */
   handle(req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void>;
-  /** actions this server ran (or refused), per flow: done or failed */
-  readonly performed: FlowCounts<'done' | 'failed'>;
-  readonly store: ActionStore;
 }
 
-/** The routes for `config`; `log` gets one line per action and never a value or a secret. */
-export function createActionsRoute(config: ActionsConfig, library: FlowLibrary, options: ActionsOptions, log: (line: string) => void): ActionsRoute {
+/**
+ * The routes for `config`, building requests from the flows in `library` and keeping action ids
+ * and counts in `memory`; `log` gets one line per action and never a value or a secret.
+ */
+export function createActionsRoute(config: ActionsConfig, library: FlowLibrary, options: ActionsOptions, log: (line: string) => void, memory: Memory): ActionsRoute {
   const scrubber = new Scrubber(config.secrets);
   const actions: Actions = {
     config,
     library,
-    store: new ActionStore(options.store),
+    store: memory.actions,
     scrubber,
-    performed: new FlowCounts<'done' | 'failed'>(['done', 'failed']),
+    performed: (flowId, outcome) => memory.counts.add('performed', flowId, outcome),
     limits: {
       defaultTimeoutMs: options.defaultTimeoutMs ?? 10_000,
       maxTimeoutMs: options.maxTimeoutMs ?? 60_000,
@@ -54,8 +60,6 @@ export function createActionsRoute(config: ActionsConfig, library: FlowLibrary, 
     say: (line: string) => log(scrubber.text(line)),
   };
   return {
-    performed: actions.performed,
-    store: actions.store,
     handle(req, res, path) {
       if (path === '/api/actions') {
         if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
@@ -63,19 +67,20 @@ export function createActionsRoute(config: ActionsConfig, library: FlowLibrary, 
       }
       const rest = path.slice('/api/actions/'.length);
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
-      get(actions.store, res, rest);
+      return get(actions, res, rest);
     },
   };
 }
 
-/** What the routes of one server share: its configuration, the id store, the scrubber, the counts, the limits and the log. */
+/** What the routes of one server share: its configuration, the flows, the id memory, the scrubber, the counts, the limits and the log. */
 interface Actions {
   config: ActionsConfig;
   /** the flows whose actions may run: the request is built from the server's own copy */
   library: FlowLibrary;
-  store: ActionStore;
+  store: ActionMemory;
   scrubber: Scrubber;
-  performed: FlowCounts<'done' | 'failed'>;
+  /** counts an action this server ran (or refused) for a flow */
+  performed: (flowId: string, outcome: (typeof PERFORMED)[number]) => Promise<void>;
   limits: { defaultTimeoutMs: number; maxTimeoutMs: number; maxAnswerBytes: number };
   /** logs a line, scrubbed */
   say: (line: string) => void;
@@ -94,14 +99,21 @@ async function post(actions: Actions, req: IncomingMessage, res: ServerResponse)
   const started = Date.now();
   const where = `${request.flowId} ${request.tool}${'method' in request ? ` ${request.method}` : ''}`;
   const prepared = 'method' in request ? prepare(actions, request) : request;
+  const memoryFailed = (error: unknown) => say(`[actions] ${where} id=${request.actionId}: the kiosk's memory failed to count it (${oneLine(error)})`);
   if (!('call' in prepared)) {
     const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: actions.scrubber.message(prepared.message) };
-    performed.add(request.flowId, 'failed');
+    await performed(request.flowId, 'failed').catch(memoryFailed);
     say(`[actions] ${where} ${prepared.origin ?? '-'} ${describe(answer)}, not sent ${Date.now() - started}ms id=${request.actionId}`);
     return sendJson(res, 200, answer);
   }
   const { call, built } = prepared;
-  const claim = store.claim(built.actionId, built.fingerprint, { flowId: built.flowId, tool: built.tool });
+  let claim: Claim;
+  try {
+    claim = await store.claim(built.actionId, built.fingerprint, { flowId: built.flowId, tool: built.tool, leaseMs: timeoutOf(actions, built) + LEASE_MARGIN_MS });
+  } catch (error) {
+    say(`[actions] ${where} id=${built.actionId}: the kiosk's memory failed (${oneLine(error)}), nothing was run (503)`);
+    return sendRefusal(res, 503, 'memory_unavailable', "The kiosk's server cannot reach its memory just now; nothing was run. Try again later.", { action_id: built.actionId });
+  }
   if (claim.kind === 'conflict') {
     say(`[actions] ${where} id=${built.actionId}: the id was used before for another action (409)`);
     return sendRefusal(res, 409, 'action_id_reused', `The action id ${built.actionId} was already used for a different action; nothing was run. Every action needs an id of its own.`, {
@@ -109,7 +121,13 @@ async function post(actions: Actions, req: IncomingMessage, res: ServerResponse)
     });
   }
   if (claim.kind === 'repeat') {
-    const answer = await claim.answer;
+    let answer: ActionAnswer;
+    try {
+      answer = await claim.answer;
+    } catch (error) {
+      say(`[actions] ${where} repeat of id=${built.actionId}: the kiosk's memory failed (${oneLine(error)}) (503)`);
+      return sendRefusal(res, 503, 'memory_unavailable', "The kiosk's server cannot reach its memory just now to tell how this action ended; it was not run again.", { action_id: built.actionId });
+    }
     say(`[actions] ${where} repeat of id=${built.actionId}, not sent again: ${describe(answer)} ${Date.now() - started}ms`);
     if (!res.destroyed) sendJson(res, 200, answer);
     return;
@@ -121,8 +139,10 @@ async function post(actions: Actions, req: IncomingMessage, res: ServerResponse)
     // Unreachable in practice; a claimed id must still end, and it ends failed.
     answer = { action_id: built.actionId, ok: false, error: 'network', message: "The kiosk's server failed while running this action." };
   }
-  claim.settle(answer);
-  performed.add(built.flowId, answer.ok ? 'done' : 'failed');
+  // The page gets its answer even when the memory fails to keep it (the line says so).
+  await Promise.all([claim.settle(answer), performed(built.flowId, answer.ok ? 'done' : 'failed')]).catch((error: unknown) =>
+    say(`[actions] ${where} id=${built.actionId}: the kiosk's memory failed to keep how it ended (${oneLine(error)})`),
+  );
   say(`[actions] ${where} ${call.origin} ${describe(answer)} ${Date.now() - started}ms id=${built.actionId}`);
   // The action ran even if the page has gone: a reload asks GET /api/actions/<id> how it ended.
   if (!res.destroyed) sendJson(res, 200, answer);
@@ -167,15 +187,19 @@ async function readRequest({ library, say }: Actions, req: IncomingMessage, res:
 
 /** Performs `request` (its id is new) and returns the page's answer; never rejects. */
 async function run({ limits, scrubber }: Actions, request: ActionRequest, call: PreparedCall): Promise<ActionAnswer> {
-  const timeoutMs = Math.min(request.timeoutMs ?? limits.defaultTimeoutMs, limits.maxTimeoutMs);
-  const outcome = await performCall(request.method, call, { timeoutMs, maxAnswerBytes: limits.maxAnswerBytes, scrubber });
+  const outcome = await performCall(request.method, call, { timeoutMs: timeoutOf({ limits }, request), maxAnswerBytes: limits.maxAnswerBytes, scrubber });
   return outcome.ok
     ? { action_id: request.actionId, ok: true, status: outcome.status, data: scrubber.deep(outcome.data) }
     : { action_id: request.actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}), message: scrubber.message(outcome.message) };
 }
 
-/** `GET /api/actions/<id>`: how the action of that id went, from the store. */
-function get(store: ActionStore, res: ServerResponse, rest: string): void {
+/** How long `request` may take: its own time-out, or the default, and never more than the longest. */
+function timeoutOf({ limits }: Pick<Actions, 'limits'>, request: ActionRequest): number {
+  return Math.min(request.timeoutMs ?? limits.defaultTimeoutMs, limits.maxTimeoutMs);
+}
+
+/** `GET /api/actions/<id>`: how the action of that id went, from the memory. */
+async function get({ store, say }: Actions, res: ServerResponse, rest: string): Promise<void> {
   let id: string;
   try {
     id = decodeURIComponent(rest);
@@ -183,9 +207,16 @@ function get(store: ActionStore, res: ServerResponse, rest: string): void {
     id = '';
   }
   if (!ACTION_ID.test(id)) return sendRefusal(res, 400, 'invalid_request', 'That is not an action id.');
-  const view = store.view(id);
+  let view: ActionView | undefined;
+  try {
+    view = await store.view(id);
+  } catch (error) {
+    say(`[actions] GET id=${id}: the kiosk's memory failed (${oneLine(error)}) (503)`);
+    return sendRefusal(res, 503, 'memory_unavailable', "The kiosk's server cannot reach its memory just now; ask again later.", { action_id: id });
+  }
+  if (res.destroyed) return;
   if (!view) {
-    return sendRefusal(res, 404, 'unknown', "This kiosk's server has no record of that action (never sent here, forgotten, or sent before a restart).", { action_id: id });
+    return sendRefusal(res, 404, 'unknown', "This kiosk's server has no record of that action (never sent here, or forgotten: ids are kept 24 hours).", { action_id: id });
   }
   sendJson(res, 200, view);
 }

@@ -1,12 +1,15 @@
 // `POST /api/analytics`: the page's outcome events (an action proposed, confirmed, done...),
-// checked to be small names only, with no room for a visitor's words; counted per flow in memory
-// and forwarded one by one to ANALYTICS_URL when it is set (errors only logged).
+// checked to be small names only, with no room for a visitor's words; counted per flow in the
+// kiosk's memory (server/storage/) and forwarded one by one to ANALYTICS_URL when it is set
+// (errors only logged).
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { NAME } from './action-request.ts';
 import { isJsonRequest, parseJson, readBody } from './body.ts';
 import { sendJson, sendRefusal } from './respond.ts';
+import { oneLine } from './storage/database.ts';
+import type { OutcomeCounts } from './storage/outcome-counts.ts';
 
 /** The outcomes of an action, as the operator's status view counts them. */
 export const OUTCOMES = ['proposed', 'confirmed', 'rejected', 'edited', 'expired', 'replaced', 'failed', 'done'] as const;
@@ -46,45 +49,18 @@ export function readAnalyticsEvent(value: unknown): AnalyticsEvent | string {
   return event;
 }
 
-/** The bucket that flows past the limit are counted in (not a valid flow id, so never a real one). */
-export const OTHER_FLOWS = '(other flows)';
-
-/** Counts per flow id and key, for at most `maxFlows` flows (the rest share one more bucket). */
-export class FlowCounts<Key extends string> {
-  private readonly counts = new Map<string, Record<Key, number>>();
-
-  constructor(
-    private readonly keys: readonly Key[],
-    private readonly maxFlows = 200,
-  ) {}
-
-  add(flowId: string, key: Key): void {
-    let flow = this.counts.get(flowId);
-    if (!flow) {
-      if (flowId !== OTHER_FLOWS && this.counts.size >= this.maxFlows) return this.add(OTHER_FLOWS, key);
-      flow = Object.fromEntries(this.keys.map((k) => [k, 0])) as Record<Key, number>;
-      this.counts.set(flowId, flow);
-    }
-    flow[key] += 1;
-  }
-
-  /** A copy, flow by flow. */
-  toJSON(): Record<string, Record<Key, number>> {
-    return Object.fromEntries([...this.counts].map(([flow, counts]) => [flow, { ...counts }]));
-  }
-}
-
 export interface AnalyticsOptions {
   /** how long a forward may take before it is dropped (default 3000 ms) */
   timeoutMs?: number;
   /** forwards in flight at most; events beyond are counted but not forwarded (default 20) */
   maxInFlight?: number;
   log: (line: string) => void;
+  /** where outcomes are counted */
+  counts: OutcomeCounts;
 }
 
 /** Counts events and forwards them; one per server. */
 export class Analytics {
-  readonly outcomes = new FlowCounts<Outcome>(OUTCOMES);
   /** events received, forwarded (answered 2xx), and not forwarded (failed or dropped) */
   readonly totals = { received: 0, forwarded: 0, failed: 0 };
   private inFlight = 0;
@@ -100,11 +76,21 @@ export class Analytics {
     this.maxInFlight = options.maxInFlight ?? 20;
   }
 
-  /** Counts `event` and, when a URL is set, sends it on without waiting. */
-  record(event: AnalyticsEvent): void {
+  /**
+   * Counts `event` and, when a URL is set, sends it on without waiting. Resolves once the memory
+   * has the count: false when the memory failed (the line says so).
+   */
+  async record(event: AnalyticsEvent): Promise<boolean> {
     this.totals.received += 1;
-    if (event.outcome) this.outcomes.add(event.flow_id, event.outcome);
     if (this.url) this.forward(event, this.url);
+    if (!event.outcome) return true;
+    try {
+      await this.options.counts.add('reported', event.flow_id, event.outcome);
+      return true;
+    } catch (error) {
+      this.options.log(`[analytics] not counted: the kiosk's memory failed (${oneLine(error)})`);
+      return false;
+    }
   }
 
   private forward(event: AnalyticsEvent, url: string): void {
@@ -158,6 +144,8 @@ export async function receiveEvent(req: IncomingMessage, res: ServerResponse, an
   const parsed = parseJson(body);
   const event = parsed.ok ? readAnalyticsEvent(parsed.value) : parsed.message;
   if (typeof event === 'string') return sendRefusal(res, 400, 'invalid_request', event);
-  analytics.record(event);
-  sendJson(res, 202, { ok: true });
+  if (!(await analytics.record(event))) {
+    return sendRefusal(res, 503, 'memory_unavailable', "The kiosk's server cannot reach its memory just now; the event was not counted.");
+  }
+  if (!res.destroyed) sendJson(res, 202, { ok: true });
 }

@@ -6,7 +6,8 @@
 // a route that fails answers 500 (route-guard.ts) instead of taking the server down.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createActionsRoute, type ActionsOptions } from './actions.ts';
 import { Analytics, receiveEvent } from './analytics.ts';
 import { readBody } from './body.ts';
@@ -20,7 +21,11 @@ import { refuseUnread, sendError, sendJson, sendRefusal } from './respond.ts';
 import { refuseForeign } from './request-guard.ts';
 import { BODY_TIMEOUT_MS, enforceBodyDeadline, MAX_UPLOADS, Slots } from './request-limits.ts';
 import { guardRoute } from './route-guard.ts';
-import { kioskStatus } from './status.ts';
+import { sendStatus } from './status.ts';
+import type { Memory } from './storage/memory.ts';
+
+/** The flows bundled with the kiosk, wherever the server is started from. */
+const BUNDLED_FLOWS = fileURLToPath(new URL('../flows', import.meta.url));
 
 /** A connect-style handler: Vite's dev server and the kiosk's own server both mount it. */
 export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -82,8 +87,11 @@ interface Proxy {
   log: (line: string) => void;
 }
 
-/** The handler for everything under `/api/`; other paths go to `next`. */
-export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): ApiHandler {
+/**
+ * The handler for everything under `/api/`; other paths go to `next`. What must outlive a restart
+ * (action ids, the PIN lock, the outcome counts) is kept in `memory` (server/storage/).
+ */
+export function createApiHandler(config: ApiConfig, memory: Memory, options: ApiOptions = {}): ApiHandler {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const proxy: Proxy = {
@@ -94,11 +102,11 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
     log,
   };
   const services = publicConfig(config);
-  const library = options.flows?.library ?? new FlowLibrary(resolve('flows'), config.dataDir ? join(config.dataDir, 'flows') : null);
-  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, library, options.actions ?? {}, log);
+  const library = options.flows?.library ?? new FlowLibrary(BUNDLED_FLOWS, config.dataDir ? join(config.dataDir, 'flows') : null);
+  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, library, options.actions ?? {}, log, memory);
   const flows = createFlowsRoute({ library, origins: config.flowOrigins ?? [], ...(options.flows?.root ? { root: options.flows.root } : {}) });
-  const analytics = new Analytics(config.analyticsUrl ?? null, { log, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
-  const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log);
+  const analytics = new Analytics(config.analyticsUrl ?? null, { log, counts: memory.counts, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
+  const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log, memory.operatorLock);
   const startedAt = new Date().toISOString();
 
   const route = (req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void> => {
@@ -115,7 +123,7 @@ export function createApiHandler(config: ApiConfig, options: ApiOptions = {}): A
     }
     if (path === '/api/status') {
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
-      return sendJson(res, 200, kioskStatus(config, actions, analytics, startedAt));
+      return sendStatus(res, { config, memory, analytics, startedAt, log });
     }
     const proxied = ROUTES.get(path);
     if (!proxied) return sendError(res, 404, 'not_found', 'There is no such API route on this kiosk.');

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
 import { createApiHandler, type ApiConfig, type ApiOptions } from './api.ts';
+import type { Memory } from './storage/memory.ts';
 
 export interface ServerOptions {
   /** the folder of the built page (`dist/`) */
@@ -18,6 +19,8 @@ export interface ServerOptions {
   quiet?: boolean;
   /** passed to the API handler (a shorter upstream time-out in tests) */
   api?: ApiOptions;
+  /** what outlives a restart (server/storage/); the caller opens it, and closes it after `close()` */
+  memory: Memory;
 }
 
 export interface RunningServer {
@@ -67,7 +70,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 /** Starts the server; rejects with the listen error (EADDRINUSE) when it cannot. */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.quiet ? () => {} : options.api?.log;
-  const api = createApiHandler(options.config, { ...options.api, flows: { root: options.root, ...options.api?.flows }, ...(log ? { log } : {}) });
+  const api = createApiHandler(options.config, options.memory, { ...options.api, flows: { root: options.root, ...options.api?.flows }, ...(log ? { log } : {}) });
   const files = sirv(options.root, {
     single: true,
     etag: true,

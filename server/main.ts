@@ -1,11 +1,16 @@
 // `npm run serve`: the built kiosk and its /api/ routes on HOST:PORT, configured from the
-// environment and .env. Says which outside services and origins it uses, and what stands in for the others.
+// environment and .env. Opens the kiosk's memory (KIOSK_DATA_DIR or DATABASE_URL) before it
+// listens and closes it on SIGINT/SIGTERM. Says where the memory is, which outside services and
+// origins it uses, and what stands in for the others.
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './app.ts';
 import { ConfigError, loadConfig, type KioskConfig } from './config.ts';
 import { describeFailure } from './route-guard.ts';
+import { MemoryError } from './storage/database.ts';
+import { openMemory, type Memory } from './storage/memory.ts';
+import { readMemorySettings, type MemorySettings } from './storage/settings.ts';
 
 function fail(message: string): never {
   console.error(message);
@@ -52,8 +57,10 @@ function keepServing(): void {
 
 async function main(): Promise<void> {
   let config: KioskConfig;
+  let settings: MemorySettings;
   try {
     config = loadConfig();
+    settings = readMemorySettings(process.env);
   } catch (error) {
     if (error instanceof ConfigError) fail(`Cannot start: ${error.message}`);
     throw error;
@@ -61,10 +68,19 @@ async function main(): Promise<void> {
   const root = resolve('dist');
   if (!existsSync(resolve(root, 'index.html'))) fail('Run `npm run build` first (npm start does both).');
 
+  let memory: Memory;
+  try {
+    memory = await openMemory(settings, { log: (line) => console.error(line) });
+  } catch (error) {
+    if (error instanceof MemoryError) fail(`Cannot start: ${error.message}`);
+    throw error;
+  }
+
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ root, config, host: config.host, port: config.port });
+    server = await startServer({ root, config, host: config.host, port: config.port, memory });
   } catch (error) {
+    await memory.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') fail(`Port ${config.port} on ${config.host} is already in use: stop the other server or set PORT to another port.`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') fail(`Cannot listen on ${config.host}: set HOST to an address of this machine.`);
@@ -75,13 +91,17 @@ async function main(): Promise<void> {
   keepServing();
   console.log(`voice-kiosk at ${server.url}`);
   for (const line of describeServices(config)) console.log(line);
+  console.log(`  ${'memory'.padEnd(15)} ${memory.where} (action ids, the PIN lock, outcome counts)`);
   for (const warning of config.warnings) console.warn(`warning: ${warning}`);
 
   let closing = false;
   const stop = () => {
     if (closing) process.exit(1); // a second Ctrl-C: do not wait
     closing = true;
-    void server.close().then(() => process.exit(0));
+    void server
+      .close()
+      .then(() => memory.close())
+      .then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,10 +1,15 @@
 // `GET /api/status`, for the operator's status view: which services are configured, how many
-// origins actions may reach, and the outcomes counted since the server started. Never a key, a
-// secret, an address or a visitor's value: the route is as open as the page itself.
+// origins actions may reach, and the outcomes counted, kept in the kiosk's memory since it was
+// made (restarts do not zero them). Never a key, a secret, an address or a visitor's value: the
+// route is as open as the page itself.
 
-import type { ActionsRoute } from './actions.ts';
-import type { Analytics } from './analytics.ts';
+import type { ServerResponse } from 'node:http';
+import { PERFORMED } from './actions.ts';
+import { OUTCOMES, type Analytics, type Outcome } from './analytics.ts';
 import type { KioskConfig } from './config.ts';
+import { sendJson, sendRefusal } from './respond.ts';
+import { oneLine } from './storage/database.ts';
+import type { Memory } from './storage/memory.ts';
 
 /** The body of `GET /api/status`. */
 export interface KioskStatus {
@@ -13,33 +18,54 @@ export interface KioskStatus {
     /** how many origins are allowed; 0 means every action is refused */
     allowedOrigins: number;
     /** outcomes the page reported through /api/analytics, per flow */
-    counts: Record<string, Record<string, number>>;
-    /** what this server itself ran for each flow, and how that ended */
-    performed: Record<string, Record<string, number>>;
+    counts: Record<string, Record<Outcome, number>>;
+    /** what the servers of this memory ran for each flow, and how that ended */
+    performed: Record<string, Record<(typeof PERFORMED)[number], number>>;
     /** action ids remembered now (repeats of them are answered, not sent) */
     remembered: number;
   };
+  /** events this server received since it started, and what became of their forwarding */
   analytics: { forwarding: boolean; received: number; forwarded: number; failed: number };
-  /** when this server started (ISO 8601): counts and remembered ids go back to this moment only */
+  /** when this server started (ISO 8601): the analytics totals go back to this moment only */
   started_at: string;
+  /** when the kiosk's memory was made (ISO 8601): the outcome counts go back to this moment */
+  counts_since: string;
+}
+
+/** What the status is made of. */
+export interface StatusSources {
+  config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions'>>;
+  memory: Memory;
+  analytics: Analytics;
+  startedAt: string;
+  log: (line: string) => void;
 }
 
 /** The status as it stands now. */
-export function kioskStatus(
-  config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions'>>,
-  actions: ActionsRoute,
-  analytics: Analytics,
-  startedAt: string,
-): KioskStatus {
+export async function kioskStatus({ config, memory, analytics, startedAt }: StatusSources): Promise<KioskStatus> {
+  const [counts, performed, remembered, countsSince] = await Promise.all([
+    memory.counts.read('reported', OUTCOMES),
+    memory.counts.read('performed', PERFORMED),
+    memory.actions.size(),
+    memory.counts.since(),
+  ]);
   return {
     services: { llm: config.llm !== null, stt: config.stt !== null, tts: config.tts !== null },
-    actions: {
-      allowedOrigins: config.actions?.allowedOrigins.length ?? 0,
-      counts: analytics.outcomes.toJSON(),
-      performed: actions.performed.toJSON(),
-      remembered: actions.store.size,
-    },
+    actions: { allowedOrigins: config.actions?.allowedOrigins.length ?? 0, counts, performed, remembered },
     analytics: { forwarding: analytics.url !== null, ...analytics.totals },
     started_at: startedAt,
+    counts_since: countsSince,
   };
+}
+
+/** Answers `GET /api/status`: 200 with the status, or 503 when the memory cannot be read. */
+export async function sendStatus(res: ServerResponse, sources: StatusSources): Promise<void> {
+  let status: KioskStatus;
+  try {
+    status = await kioskStatus(sources);
+  } catch (error) {
+    sources.log(`[status] the kiosk's memory failed (${oneLine(error)}) (503)`);
+    return sendRefusal(res, 503, 'memory_unavailable', "The kiosk's server cannot reach its memory just now; ask again later.");
+  }
+  if (!res.destroyed) sendJson(res, 200, status);
 }

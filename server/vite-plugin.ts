@@ -1,24 +1,31 @@
 // `vite dev` with the kiosk server's /api/ proxy (same settings, same .env, the same checks of
-// who may use it), and the voice detector's `.mjs` files under /vad/ served as they are instead
-// of through Vite's transform. The dev server sends no Content-Security-Policy (server/app.ts
-// does): Vite's dev page and its hot reload run inline scripts, which the policy forbids.
+// who may use it, the same memory: PGlite in KIOSK_DATA_DIR, taken from the project's root, or
+// DATABASE_URL), and the voice detector's `.mjs` files under /vad/ served as they are instead of
+// through Vite's transform. The dev server sends no Content-Security-Policy (server/app.ts does):
+// Vite's dev page and its hot reload run inline scripts, which the policy forbids.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { createApiHandler, type ApiOptions } from './api.ts';
 import { loadConfig } from './config.ts';
+import { openMemory, type Memory } from './storage/memory.ts';
+import { readMemorySettings } from './storage/settings.ts';
 
 /** A plain file name ending in `.mjs` (no folders, no `..`), under /vad/, with any query. */
 const VAD_MODULE = /^\/vad\/([\w.-]+\.mjs)(?:\?.*)?$/;
 
 /** The Vite plugin that mounts the /api/ proxy and the raw /vad/*.mjs files in the dev server. */
 export function kioskApi(options: ApiOptions = {}): Plugin {
+  let memory: Memory | undefined;
   return {
     name: 'voice-kiosk-api',
     apply: 'serve',
-    configureServer(server) {
-      const api = createApiHandler(loadConfig(server.config.root), options);
+    async configureServer(server) {
+      const config = loadConfig(server.config.root);
+      memory = await openMemory(readMemorySettings(process.env, server.config.root), options.log ? { log: options.log } : {});
+      server.config.logger.info(`  memory: ${memory.where}`);
+      const api = createApiHandler(config, memory, options);
       const vadDir = join(server.config.publicDir, 'vad');
       server.middlewares.use(api);
       // onnxruntime-web imports ort-wasm-simd-threaded.mjs at run time; through Vite's transform
@@ -34,6 +41,11 @@ export function kioskApi(options: ApiOptions = {}): Plugin {
           () => next(),
         );
       });
+    },
+    // The dev server closing (Ctrl-C, or a test's close()) ends the plugins' build: let the memory go.
+    async closeBundle() {
+      await memory?.close();
+      memory = undefined;
     },
   };
 }

@@ -8,6 +8,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 import { startFlowHost, type FlowHost } from './support/flows.ts';
 import { agentLines, doubleTap, expectStep, input, kiosk, pendingCard, say, settled } from './support/kiosk.ts';
 
@@ -41,7 +42,7 @@ async function setUp(browser: Browser, env: Record<string, string> = {}): Promis
     FLOW_ALLOWED_ORIGINS: flows.origin,
     ...env,
   });
-  const server = await startServer({ root: 'dist', config, host: '127.0.0.1', port: 0, quiet: true });
+  const server = await startServer({ root: 'dist', config, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
   closers.push(() => server.close());
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
   closers.push(() => context.close());

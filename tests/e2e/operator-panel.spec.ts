@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { openVoiceKiosk, type VoiceKiosk } from '../support/voice-kiosk.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 import { kiosk, openKiosk, type InPage } from './support/kiosk.ts';
 import { expectLabelledFields, expectNoSeriousAxeViolations, expectTouchTargets } from './support/a11y.ts';
 
@@ -25,7 +26,7 @@ test.afterEach(async () => {
 
 /** A kiosk server of its own with OPERATOR_PIN set (and no outside services). */
 async function kioskWithPin(): Promise<string> {
-  server = await startServer({ root: 'dist', config: readConfig({ OPERATOR_PIN: PIN }), host: '127.0.0.1', port: 0, quiet: true });
+  server = await startServer({ root: 'dist', config: readConfig({ OPERATOR_PIN: PIN }), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
   return server.url;
 }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 import { expectStep, input, kiosk, serviceWorkerControls } from './support/kiosk.ts';
 
 // These tests are about the service worker and what it keeps: it may register (the suite blocks it elsewhere).
@@ -36,7 +37,7 @@ function twoVersions(): { now: string; next: string; remove(): void } {
   return { now, next, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const serve = (root: string, port: number) => startServer({ root, config: readConfig({}), host: '127.0.0.1', port, quiet: true });
+const serve = async (root: string, port: number) => startServer({ root, config: readConfig({}), host: '127.0.0.1', port, quiet: true, memory: await emptyTestMemory() });
 
 /** The kiosk open in `context` on the current version, its service worker in control. */
 async function installed(context: BrowserContext, query: string): Promise<Page> {

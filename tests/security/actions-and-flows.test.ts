@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { json, useServerHarness } from '../support/server-harness.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 
 const TOKEN = 'sec-clinic-token-5a1f0e9c3b7d';
 const harness = useServerHarness({ rootPrefix: 'kiosk-attacks-', secrets: [TOKEN, TOKEN.slice(0, 14), Buffer.from(TOKEN).toString('base64')] });
@@ -70,7 +71,7 @@ describe('the action memory', () => {
   it('requests refused before sending take no place: a finished action is not pushed out and never runs twice', async () => {
     const target = await harness.startUpstream((_req, res) => json(res, 201, { queue_number: 7 }));
     const origin = new URL(target.base).origin;
-    const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [origin], secrets: {} } }, { actions: { store: { maxEntries: 10 } } });
+    const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [origin], secrets: {} } }, {}, await emptyTestMemory({ actions: { maxEntries: 10 } }));
     const flow = harness.keepFlow(stringify({ id: 'attack', states: { s: { ui: { artifact_type: 'card', title: 'S' }, tools: { send: { description: 'Send.', http: { method: 'POST', url: `${origin}/check-ins` } } } } } }));
     const done = { action_id: 'c-first', flow_id: 'attack', ...flow, state: 's', tool: 'send', values: {} };
     expect((await post(kiosk, done)).body).toMatchObject({ ok: true, data: { queue_number: 7 } });

@@ -25,15 +25,19 @@ export interface HostileInit {
  */
 export function send(url: string, path: string, init: HostileInit = {}): Promise<Answer> {
   const { hostname, port } = new URL(url);
+  const body = init.body === undefined ? undefined : Buffer.from(init.body);
+  // The length is said for every body: Node sends a GET's body without one, which a server reads
+  // as the start of a next request (and answers 400 once it gets there).
+  const headers = { ...(body ? { 'content-length': String(body.length) } : {}), ...init.headers };
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path, method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
+    const req = httpRequest({ hostname, port, path, method: init.method ?? 'GET', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(init.body === undefined ? undefined : Buffer.from(init.body));
+    req.end(body);
   });
 }
 

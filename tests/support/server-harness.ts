@@ -1,7 +1,8 @@
 // A harness for the kiosk server tests: a temporary folder standing in for the built page,
 // local upstreams (and action targets) that record what reaches them, the kiosk's server started
-// in front of them, everything closed after each test, and a last check that no secret reached
-// the page or a log.
+// in front of them with an empty memory for each test (the kiosks of one test share it, as a
+// fleet would), everything closed after each test, and a last check that no secret reached the
+// page or a log.
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,8 @@ import type { ApiOptions } from '../../server/api.ts';
 import { startServer } from '../../server/app.ts';
 import type { KioskConfig } from '../../server/config.ts';
 import { FlowLibrary } from '../../server/flow-library.ts';
+import type { Memory } from '../../server/storage/memory.ts';
+import { emptyTestMemory } from './test-memory.ts';
 
 /** The page the temporary site root serves as `index.html`. */
 export const SITE_PAGE = '<!doctype html><title>kiosk</title>';
@@ -77,13 +80,15 @@ export interface ServerHarness {
   readonly seen: string[];
   /** starts a local upstream that records each request and then answers with `reply` (default: 200 `{"ok":true}`) */
   startUpstream: (reply?: Reply) => Promise<Upstream>;
-  /** starts the kiosk's server with `services` on a free port, logging into `logs`; resolves with its URL */
-  startKiosk: (services: KioskServices, api?: ApiOptions) => Promise<string>;
+  /** starts the kiosk's server with `services` on a free port, logging into `logs`, on the test's memory; resolves with its URL */
+  startKiosk: (services: KioskServices, api?: ApiOptions, memory?: Memory) => Promise<string>;
   /**
    * Makes `text` a flow the kiosk servers of this file know (as if loaded through /api/flows from
    * `source`), so their actions may run; throws when it does not load.
    */
   keepFlow: (text: string, source?: string) => FlowNamed;
+  /** the memory the kiosks of the current test share (empty when the test began) */
+  memory: () => Promise<Memory>;
   /** closes `close` after the current test, with the servers the harness started */
   onCleanup: (close: () => unknown) => void;
 }
@@ -118,12 +123,15 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
   const library = new FlowLibrary(resolve('flows'), null);
   let root = '';
   let flowSeq = 0;
+  let memory: Promise<Memory> | undefined;
+  const testMemory = () => (memory ??= emptyTestMemory());
 
   beforeAll(() => {
     root = tempSiteRoot(options.rootPrefix);
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    memory = undefined;
   });
   afterAll(() => {
     rmSync(root, { recursive: true, force: true });
@@ -149,9 +157,9 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
       cleanups.push(() => closeServer(server));
       return { base: `http://127.0.0.1:${port}/v1`, received };
     },
-    startKiosk: async (services, api = {}) => {
+    startKiosk: async (services, api = {}, memory) => {
       const config = { llm: null, stt: null, tts: null, ...services };
-      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, api: { log: (line) => logs.push(line), flows: { library }, ...api } });
+      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, memory: memory ?? (await testMemory()), api: { log: (line) => logs.push(line), flows: { library }, ...api } });
       cleanups.push(() => server.close());
       return server.url;
     },
@@ -160,6 +168,7 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
       if (!version) throw new Error(`the test flow for ${source} does not load`);
       return { flow_source: source, flow_version: version };
     },
+    memory: testMemory,
     onCleanup: (close) => {
       cleanups.push(close);
     },

@@ -14,6 +14,7 @@ import { CHROMIUM, CHROMIUM_FLAGS } from '../e2e/support/chromium.ts';
 import { startFakeOpenAI, type FakeOpenAI, type SttEntry } from '../servers/openai-fakes.ts';
 import { fakeMicrophoneFlag, loadFixture, type AudioFixture, type FixtureName } from './audio-fixtures.ts';
 import { TestMicrophone } from './test-microphone.ts';
+import { emptyTestMemory } from './test-memory.ts';
 
 export interface VoiceKioskOptions {
   /**
@@ -95,7 +96,7 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     if (on.stt) Object.assign(env, { STT_BASE_URL: fakes.baseURL, STT_MODEL: 'test-whisper', STT_API_KEY: TEST_KEYS.stt });
     if (on.tts) Object.assign(env, { TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: TEST_KEYS.tts });
     Object.assign(env, options.env);
-    const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true });
+    const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
     closers.push(() => server.close());
     const allowed = options.microphoneAllowed ?? true;
     const fromFile = fixture !== null && options.microphone === 'file';

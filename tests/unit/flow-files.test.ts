@@ -15,6 +15,7 @@ import { FLOW_CACHE, cacheStorageCopies, shownTime } from '../../src/pwa/flow-co
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { FlowLibrary } from '../../server/flow-library.ts';
 import { closeServer, listen } from '../support/server-harness.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 
 const GOOD = 'id: mine\ntitle: Mine\nstates:\n  only: { ui: { artifact_type: card, title: Hi }, transitions: { on_ui_event: { done: __end__ } } }\n';
 const NEWER = GOOD.replace('title: Mine', 'title: Mine, revised');
@@ -67,7 +68,7 @@ async function flowHost(): Promise<FlowHost> {
 /** The kiosk's server with its own files in `root`, flows allowed from `origins`, copies kept in `dataDir`. */
 async function kioskServer(origins: string[], dataDir = folder('kiosk-data-'), root = folder('kiosk-root-')): Promise<{ server: RunningServer; library: FlowLibrary; root: string; dataDir: string }> {
   const library = new FlowLibrary(null, join(dataDir, 'flows'));
-  const server = await startServer({ root, config: { llm: null, stt: null, tts: null, flowOrigins: origins }, host: '127.0.0.1', port: 0, quiet: true, api: { flows: { library } } });
+  const server = await startServer({ root, config: { llm: null, stt: null, tts: null, flowOrigins: origins }, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory(), api: { flows: { library } } });
   closers.push(() => server.close());
   return { server, library, root, dataDir };
 }

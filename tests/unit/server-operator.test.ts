@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../server/config.ts';
 import { OperatorGate } from '../../server/operator.ts';
 import { useServerHarness } from '../support/server-harness.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 
 const PIN = '947261';
 
@@ -27,51 +28,54 @@ describe('OPERATOR_PIN', () => {
 });
 
 describe('OperatorGate', () => {
-  function gate(options: { maxTries?: number; lockMs?: number; maxLockMs?: number } = {}) {
+  /** A gate on an empty memory (the lock kept there), with a clock moved by hand. */
+  async function gate(options: { maxTries?: number; lockMs?: number; maxLockMs?: number } = {}) {
     const clock = { ms: 1_000_000 };
-    return { clock, gate: new OperatorGate(PIN, { maxTries: 3, lockMs: 60_000, ...options, now: () => clock.ms }) };
+    const { operatorLock } = await emptyTestMemory();
+    return { clock, gate: new OperatorGate(PIN, operatorLock, { maxTries: 3, lockMs: 60_000, ...options, now: () => clock.ms }) };
   }
 
-  it('says yes to the PIN and no to anything else, counting down the tries', () => {
-    const { gate: g } = gate();
-    expect(g.unlock('000000')).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 2 });
-    expect(g.unlock(`${PIN}0`)).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 1 });
-    expect(g.unlock(PIN)).toEqual({ ok: true });
+  it('says yes to the PIN and no to anything else, counting down the tries', async () => {
+    const { gate: g } = await gate();
+    expect(await g.unlock('000000')).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 2 });
+    expect(await g.unlock(`${PIN}0`)).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 1 });
+    expect(await g.unlock(PIN)).toEqual({ ok: true });
     // The right PIN starts the count again.
-    expect(g.unlock('')).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 2 });
+    expect(await g.unlock('')).toEqual({ ok: false, reason: 'wrong_pin', triesLeft: 2 });
   });
 
-  it('locks after the last wrong try, refuses even the right PIN while locked, and opens when the lock runs out', () => {
-    const { gate: g, clock } = gate();
-    g.unlock('1');
-    g.unlock('2');
-    expect(g.unlock('3')).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 60 });
-    expect(g.lockedForSeconds).toBe(60);
+  it('locks after the last wrong try, refuses even the right PIN while locked, and opens when the lock runs out', async () => {
+    const { gate: g, clock } = await gate();
+    await g.unlock('1');
+    await g.unlock('2');
+    expect(await g.unlock('3')).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 60 });
+    expect(await g.lockedForSeconds()).toBe(60);
     clock.ms += 59_500;
-    expect(g.unlock(PIN)).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 1 });
+    expect(await g.unlock(PIN)).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 1 });
     clock.ms += 500;
-    expect(g.lockedForSeconds).toBe(0);
-    expect(g.unlock(PIN)).toEqual({ ok: true });
+    expect(await g.lockedForSeconds()).toBe(0);
+    expect(await g.unlock(PIN)).toEqual({ ok: true });
   });
 
-  it('locks for twice as long each time, up to the longest lock, until the right PIN is given', () => {
-    const { gate: g, clock } = gate({ maxLockMs: 200_000 });
-    const lockOnce = () => {
-      g.unlock('1');
-      g.unlock('2');
-      const result = g.unlock('3');
-      clock.ms += g.lockedForSeconds * 1000;
+  it('locks for twice as long each time, up to the longest lock, until the right PIN is given', async () => {
+    const { gate: g, clock } = await gate({ maxLockMs: 200_000 });
+    const lockOnce = async () => {
+      await g.unlock('1');
+      await g.unlock('2');
+      const result = await g.unlock('3');
+      clock.ms += (await g.lockedForSeconds()) * 1000;
       return result;
     };
-    expect([lockOnce(), lockOnce(), lockOnce(), lockOnce()].map((r) => (r.ok ? 0 : 'retryAfterSeconds' in r ? r.retryAfterSeconds : -1))).toEqual([60, 120, 200, 200]);
-    expect(g.unlock(PIN)).toEqual({ ok: true });
-    expect(lockOnce()).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 60 });
+    const locks = [await lockOnce(), await lockOnce(), await lockOnce(), await lockOnce()];
+    expect(locks.map((r) => (r.ok ? 0 : 'retryAfterSeconds' in r ? r.retryAfterSeconds : -1))).toEqual([60, 120, 200, 200]);
+    expect(await g.unlock(PIN)).toEqual({ ok: true });
+    expect(await lockOnce()).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 60 });
   });
 
-  it('has nothing to unlock without a PIN', () => {
-    const g = new OperatorGate(undefined);
+  it('has nothing to unlock without a PIN', async () => {
+    const g = new OperatorGate(undefined, (await emptyTestMemory()).operatorLock);
     expect(g.pinSet).toBe(false);
-    expect(g.unlock('')).toEqual({ ok: false, reason: 'no_pin' });
+    expect(await g.unlock('')).toEqual({ ok: false, reason: 'no_pin' });
   });
 });
 

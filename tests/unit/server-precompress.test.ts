@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompress } from '../../scripts/precompress.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { tempSiteRoot } from '../support/server-harness.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 
 const WASM = Buffer.alloc(64 * 1024, 'wasm-like bytes that repeat ');
 let root: string;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   writeFileSync(join(root, 'assets', 'icon.png'), Buffer.alloc(4096));
   writeFileSync(join(root, 'sw.js'), 'self.x = 1;'.repeat(500));
   expect(await precompress(root)).toBe(1);
-  server = await startServer({ root, config: { llm: null, stt: null, tts: null }, host: '127.0.0.1', port: 0, quiet: true });
+  server = await startServer({ root, config: { llm: null, stt: null, tts: null }, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { SITE_PAGE as INDEX, tempSiteRoot } from '../support/server-harness.ts';
+import { emptyTestMemory } from '../support/test-memory.ts';
 
 const NO_SERVICES = { llm: null, stt: null, tts: null };
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
   writeFileSync(join(root, 'vad', 'ort-wasm-simd-threaded.wasm'), new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
   writeFileSync(join(root, 'vad', 'ort-wasm-simd-threaded.mjs'), 'export default 1;');
   writeFileSync(join(root, 'vad', 'silero_vad_v5.onnx'), new Uint8Array([8, 1, 18, 0]));
-  server = await startServer({ root, config: NO_SERVICES, host: '127.0.0.1', port: 0, quiet: true });
+  server = await startServer({ root, config: NO_SERVICES, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
 });
 
 afterAll(async () => {
@@ -90,11 +91,11 @@ describe('static files', () => {
 describe('starting and stopping', () => {
   it('rejects with EADDRINUSE when the port is taken', async () => {
     const port = Number(new URL(server.url).port);
-    await expect(startServer({ root, config: NO_SERVICES, host: '127.0.0.1', port, quiet: true })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(startServer({ root, config: NO_SERVICES, host: '127.0.0.1', port, quiet: true, memory: await emptyTestMemory() })).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 
   it('closes with a connection still open', async () => {
-    const other = await startServer({ root, config: NO_SERVICES, host: '127.0.0.1', port: 0, quiet: true });
+    const other = await startServer({ root, config: NO_SERVICES, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
     const response = await fetch(`${other.url}/`); // undici keeps the connection alive
     await response.text();
     await other.close();

@@ -1,17 +1,20 @@
-// `vite dev` with the kiosk plugin: the /api/ routes from the same .env as `npm run serve`, and
-// the voice detector's .mjs files under /vad/ served raw even when Vite adds `?import`.
+// `vite dev` with the kiosk plugin: the /api/ routes from the same .env as `npm run serve`, the
+// same memory (PGlite in KIOSK_DATA_DIR under the project's root, let go when the server closes),
+// and the voice detector's .mjs files under /vad/ served raw even when Vite adds `?import`.
 
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from '../../server/storage/pglite.ts';
 import { kioskApi } from '../../server/vite-plugin.ts';
 import { listen } from '../support/server-harness.ts';
+import { pgliteTemplate } from '../support/test-memory.ts';
 
 const MODULE = 'export const threads = 1; // not transformed\n';
-const ENV_NAMES = ['TTS_BASE_URL', 'TTS_VOICE', 'TTS_API_KEY'];
+const ENV_NAMES = ['TTS_BASE_URL', 'TTS_VOICE', 'TTS_API_KEY', 'KIOSK_DATA_DIR', 'DATABASE_URL'];
 
 let root: string;
 let vite: ViteDevServer;
@@ -24,7 +27,10 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'kiosk-vite-'));
   mkdirSync(join(root, 'public', 'vad'), { recursive: true });
   writeFileSync(join(root, 'public', 'vad', 'ort-wasm-simd-threaded.mjs'), MODULE);
-  writeFileSync(join(root, '.env'), 'TTS_BASE_URL=http://127.0.0.1:9/v1\nTTS_VOICE=nova\nTTS_API_KEY=sk-dev-only-77aa\n');
+  writeFileSync(join(root, '.env'), 'TTS_BASE_URL=http://127.0.0.1:9/v1\nTTS_VOICE=nova\nTTS_API_KEY=sk-dev-only-77aa\nKIOSK_DATA_DIR=memory-here\n');
+  // The folder starts from an empty database's files, so that the plugin opens it without PGlite's initdb.
+  const seeded = await openPglite(join(root, 'memory-here'), { loadDataDir: await pgliteTemplate() });
+  await seeded.close();
   vite = await createServer({
     root,
     configFile: false,
@@ -39,6 +45,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => http.close(resolve));
   await vite.close();
+  // The memory was let go with the dev server: another server may open the folder now.
+  expect(existsSync(join(root, 'memory-here', 'memory.lock'))).toBe(false);
   rmSync(root, { recursive: true, force: true });
   for (const n of ENV_NAMES) {
     if (saved[n] === undefined) delete process.env[n];
@@ -52,6 +60,13 @@ describe('kioskApi in vite dev', () => {
     const body = await response.text();
     expect(JSON.parse(body)).toEqual({ llm: null, stt: null, tts: { model: 'tts-1', voice: 'nova' } });
     expect(body).not.toContain('sk-dev-only');
+  });
+
+  it('keeps its memory in KIOSK_DATA_DIR, taken from the project’s root', async () => {
+    expect(existsSync(join(root, 'memory-here', 'memory.lock'))).toBe(true);
+    const response = await fetch(`${url}/api/status`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ counts_since: expect.stringMatching(/^\d{4}-/) });
   });
 
   it('keeps the proxy closed to other paths', async () => {
