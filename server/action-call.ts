@@ -115,7 +115,7 @@ function readError(answer: IncomingMessage, status: number, origin: string, scru
     const type = answer.headers['content-type'] ?? '';
     let detail = '';
     if (isJsonType(type) || /^text\/plain\b/i.test(type)) {
-      detail = scrubber.message(readErrorBody(Buffer.concat(chunks).toString('utf8')).message).replace(/\s+/g, ' ').trim();
+      detail = scrubber.text(readErrorBody(Buffer.concat(chunks).toString('utf8')).message).replace(/\s+/g, ' ').trim();
       if (detail.length > MAX_MESSAGE) detail = `${detail.slice(0, MAX_MESSAGE - 1)}…`;
     }
     finish({ ok: false, error: 'http', status, message: `${origin} answered ${status}${detail ? `: ${detail}` : '.'}` });

@@ -101,7 +101,7 @@ async function post(actions: Actions, req: IncomingMessage, res: ServerResponse)
   const prepared = 'method' in request ? prepare(actions, request) : request;
   const memoryFailed = (error: unknown) => say(`[actions] ${where} id=${request.actionId}: the kiosk's memory failed to count it (${oneLine(error)})`);
   if (!('call' in prepared)) {
-    const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: actions.scrubber.message(prepared.message) };
+    const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: actions.scrubber.text(prepared.message) };
     await performed(request.flowId, 'failed').catch(memoryFailed);
     say(`[actions] ${where} ${prepared.origin ?? '-'} ${describe(answer)}, not sent ${Date.now() - started}ms id=${request.actionId}`);
     return sendJson(res, 200, answer);
@@ -190,7 +190,7 @@ async function run({ limits, scrubber }: Actions, request: ActionRequest, call: 
   const outcome = await performCall(request.method, call, { timeoutMs: timeoutOf({ limits }, request), maxAnswerBytes: limits.maxAnswerBytes, scrubber });
   return outcome.ok
     ? { action_id: request.actionId, ok: true, status: outcome.status, data: scrubber.deep(outcome.data) }
-    : { action_id: request.actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}), message: scrubber.message(outcome.message) };
+    : { action_id: request.actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}), message: scrubber.text(outcome.message) };
 }
 
 /** How long `request` may take: its own time-out, or the default, and never more than the longest. */

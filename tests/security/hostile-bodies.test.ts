@@ -4,7 +4,6 @@
 // levels sent to /api/actions made JSON.stringify throw in a handler nobody awaited, and Node exited.)
 
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { MAX_JSON_DEPTH, nestedTooDeep } from '../../server/json-depth.ts';
 import { deepArray, deepObject, errorCode, expectServing, send } from '../support/hostile-requests.ts';
 import { useServerHarness, type KioskServices, type Upstream } from '../support/server-harness.ts';
@@ -113,13 +112,6 @@ describe('hostile bodies at every route', () => {
   });
 });
 
-/** An action of a flow the kiosk's server knows, whose check_in posts to `url`. */
-function checkInAt(url: string): Record<string, unknown> {
-  const http = { method: 'POST', url, body: { name: '{full_name}' } };
-  const flow = stringify({ id: 'clinic', states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check in.', http } } } } });
-  return { flow_id: 'clinic', ...harness.keepFlow(flow), state: 'summary', tool: 'check_in', values: { full_name: 'Maria' } };
-}
-
 describe('hostile answers', () => {
   it('fails an action whose target answers JSON 8 000 levels deep, remembers it, and goes on serving', async () => {
     const target = await harness.startUpstream((_req, res) => {
@@ -128,7 +120,7 @@ describe('hostile answers', () => {
     });
     const origin = new URL(target.base).origin;
     const url = await harness.startKiosk({ actions: { allowedOrigins: [origin], secrets: {} } });
-    const action = { action_id: 'deep-answer-1', ...checkInAt(`${origin}/check-ins`) };
+    const action = harness.toolAsk('deep-answer-1', { method: 'POST', url: `${origin}/check-ins`, body: { name: 'Maria' } }, 'clinic');
     const answer = await send(url, '/api/actions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(action) });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({
@@ -154,7 +146,7 @@ describe('hostile answers', () => {
     });
     const origin = new URL(target.base).origin;
     const url = await harness.startKiosk({ actions: { allowedOrigins: [origin], secrets: {} } });
-    const action = { action_id: 'deep-error-1', ...checkInAt(`${origin}/check-ins`) };
+    const action = harness.toolAsk('deep-error-1', { method: 'POST', url: `${origin}/check-ins` }, 'clinic');
     const answer = await send(url, '/api/actions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(action) });
     expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: 'http', status: 500, message: expect.stringContaining('nested more than 64 levels deep') });
     await expectServing(url);

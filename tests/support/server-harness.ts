@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { ApiOptions } from '../../server/api.ts';
 import { startServer } from '../../server/app.ts';
@@ -87,10 +88,21 @@ export interface ServerHarness {
    * `source`), so their actions may run; throws when it does not load.
    */
   keepFlow: (text: string, source?: string) => FlowNamed;
+  /** What the page asks `/api/actions` for: `toolFlow(http, flowId)`'s check_in, kept, with no values. */
+  toolAsk: (actionId: string, http: Record<string, unknown>, flowId?: string) => Record<string, unknown>;
   /** the memory the kiosks of the current test share (empty when the test began) */
   memory: () => Promise<Memory>;
   /** closes `close` after the current test, with the servers the harness started */
   onCleanup: (close: () => unknown) => void;
+}
+
+/**
+ * A flow whose state `summary` has one tool, `check_in`, with the HTTP effect `http`: what the
+ * server tests run actions of.
+ */
+export function toolFlow(http: Record<string, unknown>, flowId = 'clinic_checkin'): string {
+  const effect = Object.fromEntries(Object.entries(http).filter(([, v]) => v !== undefined));
+  return stringify({ id: flowId, states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check in.', http: effect } } } } });
 }
 
 /** The clinic example's states of its two actions. */
@@ -139,6 +151,12 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
     for (const secret of options.secrets) expect(everything).not.toContain(secret);
   });
 
+  const keepFlow = (text: string, source = `https://flows.example/test-${++flowSeq}.yaml`): FlowNamed => {
+    const version = library.keep(source, text);
+    if (!version) throw new Error(`the test flow for ${source} does not load`);
+    return { flow_source: source, flow_version: version };
+  };
+
   return {
     logs,
     seen,
@@ -163,12 +181,9 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
       cleanups.push(() => server.close());
       return server.url;
     },
-    keepFlow: (text, source = `https://flows.example/test-${++flowSeq}.yaml`) => {
-      const version = library.keep(source, text);
-      if (!version) throw new Error(`the test flow for ${source} does not load`);
-      return { flow_source: source, flow_version: version };
-    },
+    keepFlow,
     memory: testMemory,
+    toolAsk: (actionId, http, flowId = 'clinic_checkin') => ({ action_id: actionId, flow_id: flowId, ...keepFlow(toolFlow(http, flowId)), state: 'summary', tool: 'check_in', values: {} }),
     onCleanup: (close) => {
       cleanups.push(close);
     },

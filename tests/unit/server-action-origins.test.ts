@@ -3,7 +3,6 @@
 // else about the checks changes, and a reference anywhere but the start is refused.
 
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { ConfigError, readConfig } from '../../server/config.ts';
 import { startClinicService } from '../servers/clinic-service.ts';
 import { useServerHarness } from '../support/server-harness.ts';
@@ -27,11 +26,7 @@ describe('ACTION_ORIGIN_<NAME>', () => {
     let n = 0;
     const send = async (url: string) => {
       n += 1;
-      const flow = stringify({
-        id: 'clinic_checkin',
-        states: { find: { ui: { artifact_type: 'card', title: 'Find' }, tools: { find: { description: 'Find it.', http: { method: 'GET', url, headers: { Authorization: 'Bearer {secret:CLINIC_TOKEN}' } } } } } },
-      });
-      const request = { action_id: `o-${n}`, flow_id: 'clinic_checkin', ...harness.keepFlow(flow), state: 'find', tool: 'find', values: {} };
+      const request = harness.toolAsk(`o-${n}`, { method: 'GET', url, headers: { Authorization: 'Bearer {secret:CLINIC_TOKEN}' } });
       const response = await fetch(`${kiosk}/api/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
       const text = await response.text();
       harness.seen.push(text);

