@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
-import { startFlowHost, type FlowHost } from './support/flows.ts';
+import { startFlowHost, type FlowHost } from '../support/flow-host.ts';
 import { agentLines, doubleTap, expectStep, input, kiosk, pendingCard, say, settled } from './support/kiosk.ts';
 
 const TOKEN = 'e2e-actions-clinic-token';

@@ -3,11 +3,10 @@
 // other site is refused with the setting named, an address that never answers times out with a
 // message, and a flow without a title shows its id in words.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
+import { startFlowHost } from '../support/flow-host.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { serveFlow } from './support/flows.ts';
 import { kiosk, openKiosk } from './support/kiosk.ts';
@@ -21,23 +20,10 @@ test.afterEach(async () => {
 
 /** A web server on another port (another origin), sending no CORS header; `silent` never answers. */
 async function otherSite(silent = false): Promise<{ url: string; origin: string; hits: () => number }> {
-  let hits = 0;
-  const server: Server = createServer((_req, res) => {
-    hits += 1;
-    if (silent) return;
-    res.writeHead(200, { 'content-type': 'text/yaml' });
-    res.end(FLOW);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: `${origin}/flow.yaml`, origin, hits: () => hits };
+  const host = await startFlowHost();
+  closers.push(host.close);
+  host.files.set('/flow.yaml', silent ? () => {} : FLOW);
+  return { url: `${host.origin}/flow.yaml`, origin: host.origin, hits: () => host.hits.length };
 }
 
 /** A page on a kiosk server of its own that loads flows from `origins`. */

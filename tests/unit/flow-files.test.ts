@@ -4,7 +4,6 @@
 // address fails, a restart that forgets nothing, and the page's own copy for when the server
 // itself cannot be reached.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
 import { FLOW_CACHE, cacheStorageCopies, shownTime } from '../../src/pwa/flow-copies.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { FlowLibrary } from '../../server/flow-library.ts';
-import { closeServer, listen } from '../support/server-harness.ts';
+import { startFlowHost, type FlowHost } from '../support/flow-host.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 
 const GOOD = 'id: mine\ntitle: Mine\nstates:\n  only: { ui: { artifact_type: card, title: Hi }, transitions: { on_ui_event: { done: __end__ } } }\n';
@@ -35,32 +34,13 @@ function folder(prefix: string): string {
   return dir;
 }
 
-/** A web server holding flow files: what it answers for each path can change during a test. */
-interface FlowHost {
-  origin: string;
-  /** path -> how to answer it (text with 200, or a handler) */
-  files: Map<string, string | ((req: IncomingMessage, res: ServerResponse) => void)>;
-  hits: string[];
-  close(): Promise<void>;
-}
-
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
 async function flowHost(): Promise<FlowHost> {
-  const files: FlowHost['files'] = new Map();
-  const hits: string[] = [];
-  const server = createServer((req, res) => {
-    hits.push(req.url ?? '');
-    const file = files.get(req.url ?? '');
-    if (typeof file === 'function') return file(req, res);
-    if (file === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such file');
-    res.writeHead(200, { 'content-type': 'text/yaml' }).end(file);
-  });
-  const port = await listen(server);
-  const host = { origin: `http://127.0.0.1:${port}`, files, hits, close: () => closeServer(server) };
+  const host = await startFlowHost();
   closers.push(host.close);
   return host;
 }

@@ -5,8 +5,6 @@
 // server's own fetching is tested with real flow hosts: flow-sources.spec.ts, flow-files.test.ts.)
 
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 
 /** Where served test flows live; the kiosk fetches them like any flow URL. */
@@ -18,34 +16,6 @@ export async function serveFlow(page: Page, path: string, body: string): Promise
     (url) => url.pathname === '/api/flows' && url.searchParams.get('src') === path,
     (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: true, text: body }) }),
   );
-}
-
-/** A web server holding flow files, at an origin a kiosk's server may be told to allow (FLOW_ALLOWED_ORIGINS). */
-export interface FlowHost {
-  origin: string;
-  /** path -> the YAML it answers with; a missing path answers 404 */
-  files: Map<string, string>;
-  close(): Promise<void>;
-}
-
-export async function startFlowHost(): Promise<FlowHost> {
-  const files = new Map<string, string>();
-  const server = createServer((req, res) => {
-    const file = files.get(req.url ?? '');
-    if (file === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such flow');
-    res.writeHead(200, { 'content-type': 'text/yaml; charset=utf-8' }).end(file);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    files,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 /** A golden diagnostics fixture: the broken flow, and the lines `vfdl check` prints for it as `file`. */
