@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 export const ISOLATED = [
   'tests/unit/browser-speech-recognition.test.ts',
   'tests/unit/browser-speech-synthesis.test.ts',
+  'tests/unit/clip-end-watch.test.ts',
   'tests/unit/engine-faults.property.test.ts',
   'tests/unit/limits.test.ts',
   'tests/unit/visit-store.test.ts',

@@ -4,6 +4,7 @@
 import type OpenAI from 'openai';
 import { ServiceError } from '../../ports/service-error.ts';
 import type { SpeakOptions, SpokenClip, TextToSpeech } from '../../ports/text-to-speech.ts';
+import { watchClipEnd } from './clip-end-watch.ts';
 import { createOpenAIClient } from './client.ts';
 import { abortError, RequestWatch, toServiceError } from './failures.ts';
 
@@ -71,7 +72,9 @@ class BufferClip implements SpokenClip {
     source.buffer = this.buffer;
     source.connect(this.context.destination);
     await new Promise<void>((resolve) => {
+      let unwatch = () => {};
       const finish = () => {
+        unwatch();
         signal.removeEventListener('abort', stop);
         source.onended = null;
         source.disconnect();
@@ -84,6 +87,9 @@ class BufferClip implements SpokenClip {
       source.onended = finish;
       signal.addEventListener('abort', stop, { once: true });
       source.start();
+      // The `ended` event alone must not decide when the kiosk may listen again.
+      const context = this.context;
+      unwatch = watchClipEnd({ clock: { now: () => context.currentTime }, startedAt: context.currentTime, duration: this.buffer.duration, overdue: stop });
       started();
     });
   }
