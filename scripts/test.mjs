@@ -1,24 +1,29 @@
 #!/usr/bin/env node
 // `npm test`: every test, arranged so that the slow parts are not queued behind the fast ones and
-// the real-time parts have the machine to themselves.
+// the real-time parts have first call on the machine.
 //
 //   1. Chromium (installed with apt-get if missing) and the production build.
-//   2. The voice tests alone: real speech played into Chromium in real time. A busy machine can
-//      starve the browser's audio threads, and a voice cut short is a test failing for nothing.
-//   3. Two lanes side by side: the touch tests (Chromium, waiting on the kiosk's own signals,
-//      which a busy machine only slows down) and the checking lane (the size check: no source file
-//      over 400 lines and no function over 80 in src/, server/ and bin/; the import rules of
-//      .dependency-cruiser.cjs; type checks, unit and property tests, the flow checks and
-//      conversation tests), mostly CPU. The touch tests print as they go; the checking lane's
-//      output is printed whole when it is done.
+//   2. The voice tests: real speech played into Chromium in real time. They leave most of the two
+//      cores idle (the speech plays at its own pace), so the checking lane starts beside them at
+//      the lowest priority, taking only what the browsers leave: a busy machine can starve the
+//      browser's audio threads, and a voice cut short is a test failing for nothing. The checking
+//      lane is the size check (no source file over 400 lines and no function over 80 in src/,
+//      server/ and bin/), the import rules of .dependency-cruiser.cjs, type checks, unit and
+//      property tests, the flow checks and conversation tests; mostly CPU.
+//   3. The touch tests once the voice tests are done (Chromium, waiting on the kiosk's own
+//      signals, which a busy machine only slows down), beside what is left of the checking lane,
+//      whose next scripts run at a milder priority. The browser tests print as they go; the
+//      checking lane's output is printed whole when it is done.
 //
 // Exits non-zero when any part fails; a failed voice run still lets the rest run, to show all.
 
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 
-/** How much lower the checking lane runs (a nice value: 0 is normal, 19 the lowest). */
-const CHECKING_NICE = 10;
+/** How much lower the checking lane runs (a nice value: 0 is normal, 19 the lowest): beside the voice tests, and after them. */
+const NICE_BESIDE_VOICE = 19;
+const NICE_AFTER_VOICE = 10;
+let checkingNice = NICE_BESIDE_VOICE;
 
 /** Runs `npm run <script>`; resolves with its exit code. Output goes to `sink` (and the run is niced), or straight through. */
 function run(script, sink) {
@@ -26,7 +31,7 @@ function run(script, sink) {
     const child = spawn('npm', ['run', '--silent', script], { stdio: sink ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
     if (sink) {
       try {
-        setPriority(child.pid, CHECKING_NICE);
+        setPriority(child.pid, checkingNice);
       } catch {
         // not allowed here: the lane runs at the normal priority
       }
@@ -56,16 +61,16 @@ const chromium = await run('test:chromium');
 if (chromium !== 0) process.exit(chromium);
 
 const buildFailed = await lane(['build:quiet']);
-const voiceFailed = buildFailed ?? (await lane(['test:voice']));
 
 const checking = [];
-const [checkFailed, touchFailed] = await Promise.all([
-  lane(['check:sizes', 'check:imports', 'typecheck', 'test:unit', 'test:flows'], checking).then((failed) => {
-    process.stdout.write(`\n---- size check, import rules, type checks, unit tests, flow checks ----\n${Buffer.concat(checking).toString()}---- end of the checking lane ----\n\n`);
-    return failed;
-  }),
-  buildFailed ? null : lane(['test:touch']),
-]);
+const checkingLane = lane(['check:sizes', 'check:imports', 'typecheck', 'test:unit', 'test:flows'], checking).then((failed) => {
+  process.stdout.write(`\n---- size check, import rules, type checks, unit tests, flow checks ----\n${Buffer.concat(checking).toString()}---- end of the checking lane ----\n\n`);
+  return failed;
+});
+const voiceFailed = buildFailed ?? (await lane(['test:voice']));
+checkingNice = NICE_AFTER_VOICE;
+const touchFailed = buildFailed ? null : await lane(['test:touch']);
+const checkFailed = await checkingLane;
 
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const failed = [voiceFailed, checkFailed, touchFailed].filter(Boolean);
