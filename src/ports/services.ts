@@ -4,8 +4,11 @@
 export interface ServiceConfig {
   /** the chat model behind /api/llm, or null when none is configured */
   llm: { model: string } | null;
-  /** the transcription model behind /api/stt */
-  stt: { model: string } | null;
+  /**
+   * the transcription model behind /api/stt; `realtime`: the page streams speech to the relay at
+   * /api/stt/realtime while the visitor speaks (STT_MODE), `upload` (or absent): a file per turn
+   */
+  stt: { model: string; mode?: 'upload' | 'realtime' } | null;
   /** the speech model and voice behind /api/tts */
   tts: { model: string; voice: string } | null;
 }
@@ -19,6 +22,8 @@ export const API = {
   llm: '/api/llm',
   /** `${stt}/audio/transcriptions` */
   stt: '/api/stt',
+  /** the WebSocket relay of a Realtime transcription session (STT_MODE=realtime) */
+  sttRealtime: '/api/stt/realtime',
   /** `${tts}/audio/speech` */
   tts: '/api/tts',
 } as const;

@@ -1,6 +1,8 @@
-// The speech-to-text ports. Two kinds of recogniser exist: one that is handed a finished segment
-// of speech (an OpenAI-compatible transcription service), and one that listens by itself and
-// finds the ends of turns on its own (the browser's Web Speech API). Adapters implement them.
+// The speech-to-text ports. Three kinds of recogniser exist: one that is handed a finished segment
+// of speech (an OpenAI-compatible transcription service), one that is handed the speech while it
+// is spoken and answers soon after the kiosk says the turn is over (a streaming service, the
+// OpenAI Realtime transcription protocol), and one that listens by itself and finds the ends of
+// turns on its own (the browser's Web Speech API). Adapters implement them.
 
 import type { ServiceError } from './service-error.ts';
 
@@ -24,6 +26,44 @@ export interface SegmentTranscriber {
   transcribe(segment: SpeechSegment, options: TranscribeOptions): Promise<string>;
 }
 
+/** What a turn's stream tells while the visitor speaks. */
+export interface TurnStreamEvents {
+  /** the words of the audio committed so far and not yet final; shown greyed */
+  interim(text: string): void;
+}
+
+/**
+ * One stretch of the visitor's speech, sent as it is spoken. The kiosk's turn-taking decides where
+ * it ends: `commit` (the words are wanted) or `cancel` (a noise). The stream keeps its audio until
+ * its text has arrived, so a dropped connection loses no words: the adapter transcribes the kept
+ * audio another way.
+ */
+export interface TurnStream {
+  /** more of the turn's audio, in order, at the `sampleRate` given to `begin` */
+  append(samples: Float32Array): void;
+  /** the stretch is over: resolves with its text (trimmed, maybe empty); rejects with a ServiceError or an AbortError */
+  commit(): Promise<string>;
+  /** the stretch was noise: nothing of it is transcribed */
+  cancel(): void;
+}
+
+export interface StreamOptions extends TranscribeOptions {
+  /** samples per second of the audio appended */
+  sampleRate: number;
+}
+
+/** A recogniser that takes speech while it is spoken (a streaming service). */
+export interface StreamingTranscriber {
+  readonly kind: 'stream';
+  readonly name: string;
+  /** Starts a stretch of speech. Never throws: a failure shows in `commit`. */
+  begin(options: StreamOptions, events: TurnStreamEvents): TurnStream;
+  /** Gets ready for the visit's first turn (opens its connection); optional, and never throws. */
+  warm?(language: string): void;
+  /** Lets go of the connection (the visit is over). */
+  close(): void;
+}
+
 export interface LiveRecognitionEvents {
   /** words heard so far in the current turn; not final, shown greyed */
   interim(text: string): void;
@@ -44,4 +84,4 @@ export interface LiveRecognizer {
   stop(): void;
 }
 
-export type SpeechToText = SegmentTranscriber | LiveRecognizer;
+export type SpeechToText = SegmentTranscriber | StreamingTranscriber | LiveRecognizer;

@@ -22,11 +22,17 @@ export interface VoiceParts {
   language: string;
   /** the detector's thresholds (the operator's microphone sensitivity); default: normal */
   detector?: DetectorSettings;
+  /** with a streaming recogniser, prepare the reply at a pause that may end the turn */
+  earlyStart?: boolean;
 }
 
 export interface KioskVoiceEvents {
   heard(text: string): void;
   interrupted(): void;
+  /** the visitor paused, and these may be all their words: the reply may be prepared, not given */
+  likelyTurn?(text: string): void;
+  /** the visitor went on: what was prepared is of no use */
+  wentOn?(): void;
 }
 
 /** Records a mark of the voice path for any harness that times it (performance.mark in the page). */
@@ -92,9 +98,11 @@ export class KioskVoice {
       heard: (text) => events.heard(text),
       interim: (text) => (this.interim = text),
       interrupted: () => events.interrupted(),
+      likelyTurn: (text) => events.likelyTurn?.(text),
+      wentOn: () => events.wentOn?.(),
       problem: (kind, error) => this.problem(kind, error),
       mark: (name: VoiceMark, detail) => this.mark(name, detail),
-    }, parts.detector);
+    }, { ...(parts.detector ? { detector: parts.detector } : {}), earlyStart: parts.earlyStart ?? false });
     this.session = session;
     if (!session.canListen) this.note = NOTICES['none']!;
     this.refresh();

@@ -210,7 +210,14 @@ export class KioskServices {
   voiceParts(flowLanguage: string): VoiceParts {
     const recognizer = this.recognizer();
     const language = this.voiceSettings.language ?? flowLanguage;
-    return { microphone: recognizer ? this.mic() : null, recognizer, voices: this.voices(), language, detector: detectorFor(this.voiceSettings.sensitivity) };
+    return {
+      microphone: recognizer ? this.mic() : null,
+      recognizer,
+      voices: this.voices(),
+      language,
+      detector: detectorFor(this.voiceSettings.sensitivity),
+      earlyStart: recognizer?.kind === 'stream',
+    };
   }
 
   /**
@@ -227,7 +234,13 @@ export class KioskServices {
 
   private recognizer(): SpeechToText | null {
     const stt = this.config.stt;
-    if (stt && this.openai) return new this.openai.OpenAITranscriber({ baseURL: this.url(API.stt), model: stt.model });
+    if (stt && this.openai) {
+      const upload = new this.openai.OpenAITranscriber({ baseURL: this.url(API.stt), model: stt.model });
+      if (stt.mode !== 'realtime') return upload;
+      const url = new URL(API.sttRealtime, this.origin);
+      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+      return new this.openai.RealtimeTranscriber({ url: url.href, model: stt.model, fallback: upload, onFallback: (why) => console.warn(`kiosk: streaming recognition failed (${why}); this turn goes by upload`) });
+    }
     return webSpeechAvailable() ? new WebSpeechRecognizer() : null;
   }
 

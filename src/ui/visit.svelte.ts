@@ -93,6 +93,7 @@ export class Visit {
         this.busy = busy;
         place.voice.setThinking(busy);
       },
+      prepared: (outcome) => place.mark(`vk:early-reply-${outcome}`),
     });
   }
 
@@ -191,6 +192,8 @@ export class Visit {
         this.say(text);
       },
       interrupted: () => this.conversation.interrupt(),
+      likelyTurn: (text) => this.guarded(() => this.conversation.prepare(text)),
+      wentOn: () => this.conversation.dropPrepared(),
     });
   }
 

@@ -8,7 +8,8 @@
 import type { FlowEngine } from '../engine/runtime/engine.ts';
 import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/runtime/messages.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest, TurnChunk } from '../ports/language-model.ts';
+import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest, TurnChunk, TurnRequest } from '../ports/language-model.ts';
+import { PreparedReply, requestKey } from './prepared-reply.ts';
 
 type FormValue = Extract<TurnChunk, { type: 'form_value' }>;
 import type { Timers } from '../ports/timers.ts';
@@ -27,6 +28,8 @@ export interface ConversationEvents {
   notice(kind: 'model_fallback' | 'model_failed', text: string, detail?: string): void;
   /** a model turn is running (true) or finished (false) */
   busy(busy: boolean): void;
+  /** a reply prepared at a pause was asked for, taken by the turn, or dropped (for measuring) */
+  prepared?(outcome: 'asked' | 'taken' | 'dropped'): void;
 }
 
 export interface ConversationOptions {
@@ -57,6 +60,8 @@ export class Conversation {
   private model: LanguageModel;
   private cancelTick: (() => void) | null = null;
   private stopped = false;
+  /** the reply asked for at the visitor's pause, held until their turn is over */
+  private prepared: PreparedReply | null = null;
 
   constructor(
     private readonly engine: FlowEngine,
@@ -100,7 +105,7 @@ export class Conversation {
     this.history.push({ role: 'user', content: clean });
     if (this.engine.view.ended) {
       // An assistant-mode flow stays a plain assistant after its end: no tools, just talk.
-      if (this.engine.loaded.flow.mode !== 'assistant') return;
+      if (this.engine.loaded.flow.mode !== 'assistant') return this.dropPrepared();
       this.tools = [];
       this.systemPrompt = [this.engine.loaded.flow.basePrompt.trim(), 'The task is complete. Answer briefly; there is nothing more to fill in.']
         .filter(Boolean)
@@ -109,6 +114,28 @@ export class Conversation {
       return;
     }
     this.handle(this.engine.send({ type: 'utterance', text: clean }));
+  }
+
+  /**
+   * The visitor paused and `text` may be their whole turn: the model is asked now for the reply
+   * it would give if `say(text)` came with nothing else changed. The reply is held; the turn takes
+   * it only when its request is the same in every part, and `dropPrepared` or any other request
+   * throws it away. Only for a model on the network (the built-in assistant answers at once).
+   */
+  prepare(text: string): void {
+    this.dropPrepared();
+    const clean = text.trim();
+    if (!clean || this.stopped || this.engine.view.ended || this.model === this.fallback) return;
+    this.prepared = new PreparedReply(this.model, this.request([...this.history, { role: 'user', content: clean }]));
+    this.events.prepared?.('asked');
+  }
+
+  /** The visitor went on speaking: the prepared reply is of no use. */
+  dropPrepared(): void {
+    if (!this.prepared) return;
+    this.prepared.drop();
+    this.prepared = null;
+    this.events.prepared?.('dropped');
   }
 
   /** A tap or a form submit. */
@@ -126,6 +153,7 @@ export class Conversation {
   /** Stops everything: the running turn, the timer. Nothing is sent to the engine afterwards. */
   stop(): void {
     this.stopped = true;
+    this.dropPrepared();
     this.turn?.abort();
     this.cancelTick?.();
     this.cancelTick = null;
@@ -183,6 +211,8 @@ export class Conversation {
       }
     }
     this.events.engine(messages);
+    // Whatever the engine did without a model turn (a rule took the words, a tap, a tick) leaves a prepared reply stale.
+    if (!wantsTurn && !inTurn) this.dropPrepared();
     if (wantsTurn && !this.stopped) {
       if (failure !== null && !inTurn) this.speakNow(failure);
       this.beginTurn();
@@ -282,6 +312,33 @@ export class Conversation {
     }
   }
 
+  /** What the model is asked for a reply after `history`, in the step on screen. */
+  private request(history: readonly ChatMessage[]): Omit<TurnRequest, 'signal'> {
+    const scene = this.sceneHint();
+    const constraint = this.scene?.agent.response_constraint;
+    return {
+      messages: [{ role: 'system', content: this.systemPrompt }, ...history],
+      tools: this.tools,
+      ...(scene ? { scene } : {}),
+      ...(constraint ? { responseConstraint: constraint } : {}),
+    };
+  }
+
+  /** The model's reply to `request`: the one prepared at the pause when it is for this very request. */
+  private reply(request: Omit<TurnRequest, 'signal'>, signal: AbortSignal): AsyncIterable<TurnChunk> {
+    const prepared = this.prepared;
+    this.prepared = null;
+    if (prepared && prepared.key === requestKey(request) && this.model !== this.fallback) {
+      this.events.prepared?.('taken');
+      return prepared.take(signal);
+    }
+    if (prepared) {
+      prepared.drop();
+      this.events.prepared?.('dropped');
+    }
+    return this.model.generate({ ...request, signal });
+  }
+
   /** One model round (one reply), falling back to the offline agent once if the model fails. */
   private async generate(signal: AbortSignal): Promise<{ id: number; text: string; calls: ToolCallRequest[] } | null> {
     const id = ++this.turnSeq;
@@ -290,15 +347,7 @@ export class Conversation {
       const calls: ToolCallRequest[] = [];
       const formValues: FormValue[] = [];
       try {
-        const scene = this.sceneHint();
-        const constraint = this.scene?.agent.response_constraint;
-        for await (const chunk of this.model.generate({
-          messages: [{ role: 'system', content: this.systemPrompt }, ...this.history],
-          tools: this.tools,
-          signal,
-          ...(scene ? { scene } : {}),
-          ...(constraint ? { responseConstraint: constraint } : {}),
-        })) {
+        for await (const chunk of this.reply(this.request(this.history), signal)) {
           if (signal.aborted) return null;
           if (chunk.type === 'text') {
             text += chunk.delta;

@@ -35,6 +35,11 @@ export interface DetectorSettings {
   postPadMs: number;
   /** a turn this long is handed over even without a pause (someone talking on and on) */
   maxTurnMs: number;
+  /**
+   * silence after speech that may be the end of the turn: the kiosk may start on its reply here,
+   * dropping it if the visitor goes on (only acted on when it is shorter than the turn's wait)
+   */
+  pauseMs: number;
 }
 
 export const DEFAULT_DETECTOR: Readonly<DetectorSettings> = {
@@ -44,6 +49,7 @@ export const DEFAULT_DETECTOR: Readonly<DetectorSettings> = {
   prePadMs: 300,
   postPadMs: 100,
   maxTurnMs: 30_000,
+  pauseMs: 160,
 };
 
 /** How readily the microphone takes sound for speech: the operator's setting for a quiet or a loud room. */
@@ -68,8 +74,15 @@ export function detectorFor(sensitivity: MicSensitivity): DetectorSettings {
 export type Expectation = 'free' | 'dictation';
 
 export type TurnEvent =
-  /** a frame loud enough to be speech: maybe the visitor, maybe a noise */
-  | { type: 'onset'; atMs: number }
+  /**
+   * a frame loud enough to be speech: maybe the visitor, maybe a noise; `preRoll` is the audio
+   * kept before it and the frame itself, for a recogniser that takes the speech as it comes
+   */
+  | { type: 'onset'; atMs: number; preRoll: readonly Float32Array[] }
+  /** silence after speech, long enough that the turn may be over (`pauseMs`), not yet its end */
+  | { type: 'pause'; atMs: number; speechEndMs: number }
+  /** speech again after a pause: the turn goes on */
+  | { type: 'resume'; atMs: number }
   /** it went on long enough to be speech; over the kiosk's voice, this is a barge-in */
   | { type: 'speech'; atMs: number; overKiosk: boolean }
   /** it stopped too soon: a noise, dropped */
@@ -105,6 +118,8 @@ export class TurnTaker {
   private spokenLength = 0;
   private kioskSpeaking = false;
   private expectation: Expectation = 'free';
+  /** a pause was reported in the current silence */
+  private paused = false;
 
   constructor(
     private settings: TurnTakingSettings,
@@ -131,6 +146,7 @@ export class TurnTaker {
   /** Forgets any turn in progress (the microphone closed, the visit ended). */
   reset(): void {
     this.phase = 'quiet';
+    this.paused = false;
     this.buffer = [];
     this.speechFrames = 0;
     this.silentFrames = 0;
@@ -157,7 +173,7 @@ export class TurnTaker {
       this.firstSpeechMs = startMs;
       this.lastSpeechEndMs = endMs;
       this.spokenLength = this.buffer.length;
-      events.push({ type: 'onset', atMs: startMs });
+      events.push({ type: 'onset', atMs: startMs, preRoll: [...this.buffer] });
       this.promote(endMs, events);
       return events;
     }
@@ -183,7 +199,19 @@ export class TurnTaker {
 
     const wait = this.expectation === 'dictation' ? this.settings.dictationSilenceMs : this.settings.endSilenceMs;
     if (silenceMs >= wait || endMs - this.firstSpeechMs >= d.maxTurnMs) events.push(this.finish(endMs));
+    else this.notePause(silenceMs, wait, endMs, events);
     return events;
+  }
+
+  /** A pause that may end the turn (reported once per silence), or speech that ends a pause. */
+  private notePause(silenceMs: number, wait: number, atMs: number, events: TurnEvent[]): void {
+    if (silenceMs === 0 && this.paused) {
+      this.paused = false;
+      events.push({ type: 'resume', atMs });
+    } else if (!this.paused && silenceMs >= this.detector.pauseMs && this.detector.pauseMs < wait) {
+      this.paused = true;
+      events.push({ type: 'pause', atMs, speechEndMs: this.lastSpeechEndMs });
+    }
   }
 
   /** Onset -> speech once enough loud frames have come; a barge-in needs more while the kiosk talks. */
@@ -219,6 +247,7 @@ export class TurnTaker {
 
   private toQuiet(): void {
     this.phase = 'quiet';
+    this.paused = false;
     // The frames after the last speech frame are the next turn's pre-pad.
     this.buffer = this.buffer.slice(this.spokenLength);
     this.speechFrames = 0;

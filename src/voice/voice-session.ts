@@ -8,14 +8,16 @@
 
 import type { Microphone, VoiceFrame } from '../ports/microphone.ts';
 import { isAbort, ServiceError } from '../ports/service-error.ts';
-import type { LiveRecognizer, SegmentTranscriber, SpeechToText } from '../ports/speech-to-text.ts';
+import type { LiveRecognizer, SegmentTranscriber, SpeechToText, StreamingTranscriber } from '../ports/speech-to-text.ts';
 import type { Speaker } from './speaker.ts';
+import { TurnStreamer } from './turn-streamer.ts';
 import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, type DetectorSettings, type Expectation, type TurnEvent, type TurnTakingSettings } from './turn-taking.ts';
 
 /** The performance marks of the voice path (README: "Measuring the voice path"). */
 export type VoiceMark =
   | 'vk:listening'
   | 'vk:speech-end'
+  | 'vk:pause-commit'
   | 'vk:transcript'
   | 'vk:barge-in'
   | 'vk:tts-start'
@@ -35,8 +37,15 @@ export interface VoiceEvents {
   changed(): void;
   /** the visitor's final words for one turn */
   heard(text: string): void;
-  /** words being heard, not final (Web Speech); null when the turn is over */
+  /** words being heard, not final (Web Speech, a streaming recogniser); null when the turn is over */
   interim(text: string | null): void;
+  /**
+   * The visitor paused and these may be all their words (a streaming recogniser, early start on):
+   * the reply may be prepared, never shown or spoken, until `heard` brings the same words.
+   */
+  likelyTurn?(text: string): void;
+  /** the visitor went on after `likelyTurn`: what was prepared for it is of no use */
+  wentOn?(): void;
   /** the visitor spoke over the kiosk: stop the model's turn */
   interrupted(): void;
   problem(kind: VoiceProblem, error: ServiceError | null): void;
@@ -62,6 +71,13 @@ interface Part {
   done: boolean;
 }
 
+export interface VoiceSessionOptions {
+  /** how loud a frame must be to count as speech (the operator's microphone sensitivity) */
+  detector?: DetectorSettings;
+  /** with a streaming recogniser, start on the reply at a pause that may end the turn */
+  earlyStart?: boolean;
+}
+
 /** The ISO 639-1 code of a BCP 47 tag ("en-US" -> "en"), as transcription services want it. */
 export function isoLanguage(tag: string): string {
   return (tag.split(/[-_]/)[0] ?? 'en').toLowerCase();
@@ -76,6 +92,7 @@ export class VoiceSession {
   private sttFailing = false;
   private bargedIn = false;
   private stopped = false;
+  private readonly streamer: TurnStreamer | null;
 
   constructor(
     private readonly microphone: Microphone | null,
@@ -83,11 +100,11 @@ export class VoiceSession {
     private readonly speaker: Speaker,
     private readonly language: string,
     private readonly events: VoiceEvents,
-    /** how loud a frame must be to count as speech (the operator's microphone sensitivity) */
-    detector: DetectorSettings = DEFAULT_DETECTOR,
+    options: VoiceSessionOptions = {},
   ) {
-    this.turns = new TurnTaker(DEFAULT_TURN_TAKING, microphone?.frameMs ?? 32, detector);
+    this.turns = new TurnTaker(DEFAULT_TURN_TAKING, microphone?.frameMs ?? 32, options.detector ?? DEFAULT_DETECTOR);
     if (!this.canListen) this.mic = 'unused';
+    this.streamer = recognizer?.kind === 'stream' ? this.streamTo(recognizer, options.earlyStart ?? false) : null;
   }
 
   get state(): VoiceState {
@@ -108,6 +125,7 @@ export class VoiceSession {
   /** Opens the microphone and starts recognition. Never throws: failures become problems. */
   async start(): Promise<void> {
     if (!this.canListen || this.stopped) return;
+    if (this.recognizer?.kind === 'stream') this.recognizer.warm?.(isoLanguage(this.language));
     this.mic = 'opening';
     this.events.changed();
     try {
@@ -154,7 +172,9 @@ export class VoiceSession {
     this.inFlight.clear();
     this.parts = [];
     this.turns.reset();
+    this.streamer?.stop();
     if (this.recognizer?.kind === 'live') this.recognizer.stop();
+    if (this.recognizer?.kind === 'stream') this.recognizer.close();
     const wasOpen = this.mic === 'open' || this.mic === 'opening' || this.mic === 'preparing';
     if (this.mic !== 'unused') this.mic = 'off';
     if (wasOpen) await this.microphone?.close();
@@ -164,7 +184,9 @@ export class VoiceSession {
     if (this.stopped) return;
     if (this.framesSeen++ === 0) this.events.mark('vk:listening', { frameMs: this.microphone!.frameMs });
     const wasHearing = this.turns.hearing;
-    for (const event of this.turns.push(frame.samples, frame.probability)) this.onTurnEvent(event);
+    const events = this.turns.push(frame.samples, frame.probability);
+    this.streamer?.frame(frame.samples, wasHearing);
+    for (const event of events) this.onTurnEvent(event);
     if (wasHearing !== this.turns.hearing) {
       this.events.changed();
       this.deliver();
@@ -172,9 +194,14 @@ export class VoiceSession {
   }
 
   private onTurnEvent(event: TurnEvent): void {
+    this.streamer?.turnEvent(event);
     switch (event.type) {
       case 'onset':
       case 'noise':
+      case 'resume':
+        return;
+      case 'pause':
+        if (this.streamer && this.parts.length > 0) this.events.mark('vk:pause-commit', { speechEndStreamMs: event.speechEndMs, decidedStreamMs: event.atMs });
         return;
       case 'speech':
         // Over the kiosk's voice (or while it is about to speak): the visitor has the floor.
@@ -186,20 +213,41 @@ export class VoiceSession {
         }
         return;
       case 'segment':
+        if (this.recognizer?.kind === 'live') return;
+        this.events.mark('vk:speech-end', { speechEndStreamMs: event.speechEndMs, decidedStreamMs: event.atMs, speechMs: event.speechMs });
         if (this.recognizer?.kind === 'segment') this.transcribe(this.recognizer, event);
+        else this.events.changed();
         return;
     }
   }
 
+  /** The streaming recogniser's turns, their stretches joined as parts, the likely turn passed on. */
+  private streamTo(stt: StreamingTranscriber, earlyStart: boolean): TurnStreamer {
+    const controller = new AbortController();
+    return new TurnStreamer(stt, () => ({ language: isoLanguage(this.language), sampleRate: this.microphone!.sampleRate, signal: controller.signal }), earlyStart, {
+      committed: (text) => {
+        this.track(text, null);
+        this.events.changed();
+      },
+      interim: (text) => this.events.interim(text),
+      likelyTurn: (text) => this.events.likelyTurn?.(text),
+      wentOn: () => this.events.wentOn?.(),
+    });
+  }
+
   private transcribe(stt: SegmentTranscriber, segment: Extract<TurnEvent, { type: 'segment' }>): void {
-    const part: Part = { text: null, done: false };
-    this.parts.push(part);
     const controller = new AbortController();
     this.inFlight.add(controller);
-    this.events.mark('vk:speech-end', { speechEndStreamMs: segment.speechEndMs, decidedStreamMs: segment.atMs, speechMs: segment.speechMs });
     this.events.changed();
-    stt
-      .transcribe({ samples: segment.samples, sampleRate: this.microphone!.sampleRate }, { language: isoLanguage(this.language), signal: controller.signal })
+    const text = stt.transcribe({ samples: segment.samples, sampleRate: this.microphone!.sampleRate }, { language: isoLanguage(this.language), signal: controller.signal });
+    this.track(text, controller);
+  }
+
+  /** One part of a turn: its text when recognised, a problem when recognition failed. */
+  private track(text: Promise<string>, controller: AbortController | null): void {
+    const part: Part = { text: null, done: false };
+    this.parts.push(part);
+    text
       .then(
         (text) => {
           part.text = text.trim();
@@ -209,13 +257,13 @@ export class VoiceSession {
           }
         },
         (error: unknown) => {
-          if (controller.signal.aborted || isAbort(error)) return;
+          if (controller?.signal.aborted || isAbort(error) || this.stopped) return;
           this.sttFailing = true;
           this.events.problem('recognition', error instanceof ServiceError ? error : new ServiceError('stt', 'malformed', String(error)));
         },
       )
       .finally(() => {
-        this.inFlight.delete(controller);
+        if (controller) this.inFlight.delete(controller);
         part.done = true;
         if (!this.stopped) this.deliver();
       });
@@ -230,6 +278,7 @@ export class VoiceSession {
       .join(' ');
     this.parts = [];
     this.events.changed();
+    if (this.streamer) this.events.interim(null);
     if (!text) return;
     this.events.mark('vk:transcript', { chars: text.length });
     this.events.heard(text);

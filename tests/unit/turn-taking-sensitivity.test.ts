@@ -18,12 +18,12 @@ function heard(sensitivity: MicSensitivity, probability: number): string[] {
 
 describe('microphone sensitivity', () => {
   it.each([
-    ['high', 0.45, ['onset', 'speech', 'segment']],
+    ['high', 0.45, ['onset', 'speech', 'pause', 'segment']],
     ['normal', 0.45, []],
     ['low', 0.45, []],
     ['low', 0.6, []],
-    ['normal', 0.6, ['onset', 'speech', 'segment']],
-    ['low', 0.9, ['onset', 'speech', 'segment']],
+    ['normal', 0.6, ['onset', 'speech', 'pause', 'segment']],
+    ['low', 0.9, ['onset', 'speech', 'pause', 'segment']],
   ] as const)('%s hears a voice of %d as %j', (sensitivity, probability, events) => {
     expect(heard(sensitivity, probability)).toEqual(events);
   });

@@ -34,7 +34,7 @@ const segments = (events: TurnEvent[]) => events.filter((e): e is Extract<TurnEv
 describe('turn-taking', () => {
   it('hands over a free answer after the end silence', () => {
     const events = run([[0, 640], [0.9, 960], [0.05, 1000]]);
-    expect(types(events)).toEqual(['onset', 'speech', 'segment']);
+    expect(types(events)).toEqual(['onset', 'speech', 'pause', 'segment']);
     const seg = segments(events)[0]!;
     expect(seg.speechEndMs).toBe(640 + 960);
     // decided once 350 ms of silence have been seen: 11 frames of 32 ms
@@ -59,7 +59,7 @@ describe('turn-taking', () => {
   });
 
   it('counts speech from 150 ms by default, and a flow can ask for more', () => {
-    expect(types(run([[0.9, 160], [0, 800]]))).toEqual(['onset', 'speech', 'segment']);
+    expect(types(run([[0.9, 160], [0, 800]]))).toEqual(['onset', 'speech', 'pause', 'segment']);
     expect(types(run([[0.9, 160], [0, 800]], { settings: { minSpeechMs: 300 } }))).toEqual(['onset', 'noise']);
   });
 
@@ -87,7 +87,7 @@ describe('turn-taking', () => {
     // 192 ms: speech to a quiet kiosk, too short to interrupt it
     expect(types(run([[0.9, 192], [0, 600]], { kioskSpeaking: speaking }))).toEqual(['onset', 'noise']);
     const over = run([[0.9, 320], [0, 600]], { kioskSpeaking: speaking });
-    expect(types(over)).toEqual(['onset', 'speech', 'segment']);
+    expect(types(over)).toEqual(['onset', 'speech', 'pause', 'segment']);
     expect(over[1]).toMatchObject({ type: 'speech', overKiosk: true, atMs: 256 });
   });
 
@@ -111,5 +111,26 @@ describe('turn-taking', () => {
     const after: TurnEvent[] = [];
     for (let i = 0; i < 30; i++) after.push(...taker.push(new Float32Array(FRAME), 0));
     expect(after).toEqual([]);
+  });
+
+  it('reports a pause that may end the turn once, and speech after it as the turn going on', () => {
+    const events = run([[0.9, 480], [0, 224], [0.9, 320], [0, 600]]);
+    expect(types(events)).toEqual(['onset', 'speech', 'pause', 'resume', 'pause', 'segment']);
+    const [first, resume] = events.filter((e) => e.type === 'pause' || e.type === 'resume');
+    // 160 ms of silence after the last speech frame: 5 frames of 32 ms
+    expect(first).toMatchObject({ type: 'pause', atMs: 480 + 5 * 32, speechEndMs: 480 });
+    expect(resume).toMatchObject({ type: 'resume', atMs: 480 + 224 + 32 });
+  });
+
+  it('reports no pause when the wait is no longer than it (a flow that wants a quick end)', () => {
+    expect(types(run([[0.9, 480], [0, 600]], { settings: { endSilenceMs: 160 } }))).toEqual(['onset', 'speech', 'segment']);
+  });
+
+  it('gives the audio before the onset with it, for a recogniser that takes speech as it comes', () => {
+    const events = run([[0, 640], [0.9, 320], [0, 400]]);
+    const onset = events.find((e) => e.type === 'onset') as Extract<TurnEvent, { type: 'onset' }>;
+    // the pre-pad (300 ms: 10 frames) and the onset frame itself, in order
+    const frames = onset.preRoll.map((f) => Math.round(f[0]! * 10_000));
+    expect(frames).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
   });
 });

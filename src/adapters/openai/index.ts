@@ -4,4 +4,5 @@
 export { OpenAIChatModel } from './chat-model.ts';
 export { OpenAISpeech } from './speech.ts';
 export { OpenAITranscriber } from './transcriber.ts';
+export { RealtimeTranscriber } from './realtime-transcriber.ts';
 export { checkChat, checkSpeech, checkTranscription, type CheckResult } from './service-checks.ts';
