@@ -28,7 +28,7 @@ const SENTENCE_MS = 400;
  * The microphone is Chromium's file-backed fake device: the recording plays in real time from
  * the moment the kiosk opens it, as a visitor would speak.
  */
-async function eachRun(name: string, runs: number, findings: Findings, options: VoiceKioskOptions, run: (kiosk: VoiceKiosk, label: string) => Promise<void>): Promise<void> {
+export async function eachRun(name: string, runs: number, findings: Findings, options: VoiceKioskOptions, run: (kiosk: VoiceKiosk, label: string) => Promise<void>): Promise<void> {
   for (let i = 1; i <= runs; i++) {
     const label = `${name}, run ${i}`;
     let kiosk: VoiceKiosk | null = null;
@@ -49,7 +49,7 @@ async function eachRun(name: string, runs: number, findings: Findings, options: 
  * clock's own figures (file offset, how much later the marks' and the first frame's bounds
  * are, the lines' ends as heard) to the findings.
  */
-async function clockOf(page: Page, marks: readonly Mark[], lines: readonly FixtureLine[], findings: Findings): Promise<RunClock> {
+export async function clockOf(page: Page, marks: readonly Mark[], lines: readonly FixtureLine[], findings: Findings): Promise<RunClock> {
   const log = await readFrames(page);
   const clock = runClock(log, lines);
   findings.sampleRate = log.sampleRate;

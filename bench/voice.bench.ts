@@ -3,7 +3,7 @@
 // local OpenAI doubles, from the page's `vk:*` performance marks. Prints a table per figure and
 // what to read it with; exits 1 only when the measurement itself failed.
 //
-//   npm run bench:voice -- [--runs N] [--only free,dictated,visit,barge-in,cold]
+//   npm run bench:voice -- [--runs N] [--only free,dictated,visit,barge-in,reply,cold]
 //   N runs of each scenario (default 2; at least 5 cold starts); --only runs some of them
 
 import { execFileSync } from 'node:child_process';
@@ -13,6 +13,8 @@ import { Findings } from './voice-findings.ts';
 import { bargeInToSilence, coldStartReport, endOfSpeech, firstSentence, pageLoad, transcriptToScreen } from './voice-report.ts';
 import { coldStart } from './voice-cold-start.ts';
 import { bargeIn, dictatedNumber, freeAnswers, spokenVisit } from './voice-scenarios.ts';
+import { replyLatency } from './voice-latency.ts';
+import { replyReport } from './voice-reply-report.ts';
 
 const DEFAULT_RUNS = 2;
 
@@ -20,7 +22,7 @@ const DEFAULT_RUNS = 2;
 const COLD_RUNS = 5;
 
 /** The scenarios by the name --only takes, in the order they run. */
-const SCENARIOS = { free: freeAnswers, dictated: dictatedNumber, visit: spokenVisit, 'barge-in': bargeIn, cold: (runs: number, f: Findings) => coldStart(Math.max(runs, COLD_RUNS), f) };
+const SCENARIOS = { free: freeAnswers, dictated: dictatedNumber, visit: spokenVisit, 'barge-in': bargeIn, reply: replyLatency, cold: (runs: number, f: Findings) => coldStart(Math.max(runs, COLD_RUNS), f) };
 type ScenarioName = keyof typeof SCENARIOS;
 
 function usage(problem: string): never {
@@ -59,6 +61,7 @@ function report(findings: Findings, ran: readonly ScenarioName[]): void {
     firstSentence(findings);
   }
   if (ran.includes('barge-in')) bargeInToSilence(findings);
+  if (ran.includes('reply')) replyReport(findings);
   if (ran.some((name) => name !== 'cold')) pageLoad(findings);
   if (ran.includes('cold')) coldStartReport(findings);
 }

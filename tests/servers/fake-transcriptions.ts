@@ -34,6 +34,8 @@ const FORMATS = new Set(['json', 'text', 'verbose_json']);
 /** The fake transcription endpoint's controls and records. */
 export class FakeTranscriptions {
   readonly requests: SttRequest[] = [];
+  /** how long to take over a request, by the length of its audio (a latency profile; default none) */
+  delayFor: (audioMs: number) => number = () => 0;
   private queue: SttEntry[] = [];
   private readonly failures = new FailureSwitch<OutageMode>();
   private readonly requestWaiter = new CountWaiter(() => this.requests.length);
@@ -61,6 +63,7 @@ export class FakeTranscriptions {
   reset(): void {
     this.queue = [];
     this.requests.length = 0;
+    this.delayFor = () => 0;
     this.failures.set('ok');
   }
 
@@ -78,6 +81,7 @@ export class FakeTranscriptions {
     this.requestWaiter.notify();
     const failure = this.failures.take();
     if (failure && performOutage(failure, res, watch)) return;
+    if (!(await watch.pause(this.delayFor(request.durationMs)))) return;
     const text = this.answer(request);
     const format = request.response_format ?? 'json';
     if (format === 'text') {

@@ -1,0 +1,122 @@
+// The voice benchmark's reply latency: from the true end of a visitor's line to the first sound
+// of the kiosk's reply, with the services' delays modelled by the test doubles at a "typical
+// cloud" profile, for three pipelines side by side in one run: the turn uploaded as a file once
+// it is over, the turn streamed while it is spoken (STT_MODE=realtime), and the stream with the
+// early start (the reply prepared at a pause). The parts are measured from the page's marks:
+// the end-of-speech wait, recognition, the model's first sentence, speech's first audio, and the
+// kiosk's own overhead (what is left when the wait and the modelled delays are taken away).
+
+import type { VoiceKiosk } from '../tests/support/voice-kiosk.ts';
+import { transcriptsFor } from '../tests/support/voice-kiosk.ts';
+import type { Findings } from './voice-findings.ts';
+import { named, readMarks, waitForMark, type Mark } from './voice-marks.ts';
+import { clockOf, eachRun } from './voice-scenarios.ts';
+import { benchFlow, spokenLines, startVisit } from './voice-visit.ts';
+
+/** The services' delays the doubles play: a cloud STT, LLM and TTS on a good connection. */
+export const TYPICAL_CLOUD = {
+  /** streaming recognition: the text this long after the commit */
+  sttFinalMs: 150,
+  /** upload per turn: the same, plus this much per second of the turn's audio (sending and transcribing it whole) */
+  uploadMsPerAudioSecond: 100,
+  /** the model's first token */
+  llmFirstTokenMs: 350,
+  llmTokensPerSecond: 60,
+  /** speech: the first audio of a sentence */
+  ttsFirstChunkMs: 150,
+  /** and the rest, at this fraction of real time */
+  ttsRealTimeFactor: 0.5,
+} as const;
+
+export type Pipeline = 'upload' | 'streaming' | 'early';
+export const PIPELINES: readonly Pipeline[] = ['upload', 'streaming', 'early'];
+
+const ENV: Record<Pipeline, Record<string, string>> = {
+  upload: { STT_MODE: 'upload' },
+  streaming: { STT_MODE: 'realtime', LLM_EARLY_START: 'off' },
+  early: { STT_MODE: 'realtime', LLM_EARLY_START: 'on' },
+};
+
+/** The model's reply to every line; the kiosk speaks its first sentence first. */
+const REPLY = 'Thanks. Please go on.';
+const FIRST_SENTENCE = 'Thanks.';
+/** The chat double sends about one token (four characters) a chunk. */
+const CHARS_PER_CHUNK = 4;
+
+/** The modelled time from the model's request to the end of its first sentence. */
+export function modelledFirstSentenceMs(): number {
+  const chunks = Math.ceil((FIRST_SENTENCE.length + 2) / CHARS_PER_CHUNK);
+  return TYPICAL_CLOUD.llmFirstTokenMs + chunks * (1000 / TYPICAL_CLOUD.llmTokensPerSecond);
+}
+
+function applyProfile(kiosk: VoiceKiosk): void {
+  const { fakes } = kiosk;
+  const p = TYPICAL_CLOUD;
+  fakes.stt.delayFor = (audioMs) => p.sttFinalMs + (audioMs / 1000) * p.uploadMsPerAudioSecond;
+  fakes.realtime.latency({ finalAfterCommitMs: p.sttFinalMs });
+  fakes.llm.chunkDelayMs = 1000 / p.llmTokensPerSecond;
+  fakes.llm.script([
+    { when: { last: 'user' }, reply: { text: REPLY }, delayMs: p.llmFirstTokenMs },
+    { when: { last: 'system' }, reply: { text: '' } },
+  ]);
+  fakes.tts.firstChunkMs = p.ttsFirstChunkMs;
+  fakes.tts.realTimeFactor = p.ttsRealTimeFactor;
+  // Short replies: the kiosk is quiet again before the next line begins.
+  fakes.tts.durationFor = () => 500;
+}
+
+/** The first mark named `name` at or after `from` (and before `until`). */
+function firstAfter(marks: readonly Mark[], name: string, from: number, until = Infinity): Mark | undefined {
+  return named(marks, name).find((m) => m.at >= from && m.at < until);
+}
+
+/** One pipeline, `runs` visits of the bench fixture's ten lines, each answered by the model. */
+async function onePipeline(pipeline: Pipeline, runs: number, findings: Findings): Promise<void> {
+  await eachRun(`reply latency, ${pipeline}`, runs, findings, { fixture: 'bench', ...benchFlow('free-answer.yaml'), env: ENV[pipeline] }, async (kiosk, label) => {
+    const lines = spokenLines(kiosk.fixture);
+    applyProfile(kiosk);
+    kiosk.fakes.stt.script(transcriptsFor(kiosk.fixture, lines.map((l) => l.text)));
+    await startVisit(kiosk, findings);
+    await waitForMark(kiosk.page, 'vk:tts-start', lines.length, 60_000);
+    const marks = await readMarks(kiosk.page);
+    const clock = await clockOf(kiosk.page, marks, lines, findings);
+    let measured = 0;
+    lines.forEach((line, i) => {
+      const trueEnd = clock.fileToPage(line.endMs);
+      const nextStart = i + 1 < lines.length ? clock.fileToPage(lines[i + 1]!.startMs) : Infinity;
+      const end = firstAfter(marks, 'vk:speech-end', trueEnd - 100, nextStart);
+      const transcript = end && firstAfter(marks, 'vk:transcript', end.at, nextStart);
+      const sentence = transcript && firstAfter(marks, 'vk:sentence', transcript.at, nextStart);
+      const chunk = sentence && firstAfter(marks, 'vk:tts-first-chunk', sentence.at, nextStart);
+      const sound = sentence && firstAfter(marks, 'vk:tts-start', sentence.at, nextStart);
+      if (!end || !transcript || !sentence || !chunk || !sound) {
+        findings.note('reply', `!! ${label}: line ${i + 1} ("${line.text}") has no full set of marks before the next line`);
+        return;
+      }
+      measured++;
+      const total = sound.at - trueEnd;
+      const wait = end.at - trueEnd;
+      findings.add(`reply.${pipeline}.total`, total);
+      findings.add(`reply.${pipeline}.wait`, wait);
+      findings.add(`reply.${pipeline}.recognition`, transcript.at - end.at);
+      findings.add(`reply.${pipeline}.model`, sentence.at - transcript.at);
+      findings.add(`reply.${pipeline}.speech`, chunk.at - sentence.at);
+      findings.add(`reply.${pipeline}.sound`, sound.at - chunk.at);
+      if (pipeline !== 'early') {
+        const audioMs = kiosk.fakes.stt.requests[i]?.durationMs ?? 0;
+        const stt = TYPICAL_CLOUD.sttFinalMs + (pipeline === 'upload' ? (audioMs / 1000) * TYPICAL_CLOUD.uploadMsPerAudioSecond : 0);
+        findings.add(`reply.${pipeline}.overhead`, total - wait - stt - modelledFirstSentenceMs() - TYPICAL_CLOUD.ttsFirstChunkMs);
+      }
+    });
+    if (measured < lines.length) findings.fail(`${label}: ${lines.length - measured} of ${lines.length} lines not measured`);
+    const prepared = (kind: string) => named(marks, `vk:early-reply-${kind}`).length;
+    if (pipeline === 'early') findings.note('reply', `${label}: replies prepared at a pause ${prepared('asked')}, taken ${prepared('taken')}, dropped ${prepared('dropped')}`);
+    const turns = named(marks, 'vk:speech-end').length;
+    if (turns !== lines.length) findings.note('reply', `!! ${label}: ${turns} turns for ${lines.length} lines`);
+  });
+}
+
+/** 5. Reply latency: the three pipelines, one after another, in the same run. */
+export async function replyLatency(runs: number, findings: Findings): Promise<void> {
+  for (const pipeline of PIPELINES) await onePipeline(pipeline, runs, findings);
+}

@@ -1,0 +1,49 @@
+// What `npm run bench:voice` prints for the reply latency (bench/voice-latency.ts): per pipeline,
+// the end of a line to the first sound of the reply, and its parts.
+
+import { summarize, textTable } from './stats.ts';
+import type { Findings } from './voice-findings.ts';
+import { modelledFirstSentenceMs, PIPELINES, TYPICAL_CLOUD, type Pipeline } from './voice-latency.ts';
+
+const NAMES: Record<Pipeline, string> = {
+  upload: 'upload per turn',
+  streaming: 'streaming',
+  early: 'streaming + early start',
+};
+
+const PARTS: readonly [string, string][] = [
+  ['total', 'end of speech -> first sound'],
+  ['wait', '  end-of-speech wait (true end -> vk:speech-end)'],
+  ['recognition', '  recognition final (-> vk:transcript)'],
+  ['model', "  the model's first sentence (-> vk:sentence)"],
+  ['speech', "  speech's first audio (-> vk:tts-first-chunk)"],
+  ['sound', '  to the speaker (-> vk:tts-start)'],
+  ['overhead', "  the kiosk's own overhead"],
+];
+
+function ms(x: number): string {
+  return Math.abs(x) < 10 ? x.toFixed(1) : x.toFixed(0);
+}
+
+export function replyReport(f: Findings): void {
+  const rows: string[][] = [];
+  for (const pipeline of PIPELINES) {
+    for (const [key, label] of PARTS) {
+      const s = summarize(f.of(`reply.${pipeline}.${key}`));
+      const name = key === 'total' ? `${NAMES[pipeline]}: ${label}` : label;
+      rows.push(s ? [name, String(s.n), ms(s.p50), ms(s.p95), ms(s.min), ms(s.max)] : [name, '0', '-', '-', '-', '-']);
+    }
+  }
+  const p = TYPICAL_CLOUD;
+  console.log('\n7. Reply latency: the true end of a spoken line to the first sound of the reply (bench fixture, ten free answers a run)');
+  console.log(textTable(['', 'n', 'p50 ms', 'p95 ms', 'min ms', 'max ms'], rows));
+  for (const line of [
+    `"typical cloud" delays played by the doubles: recognition final ${p.sttFinalMs} ms after the commit (upload: plus ${p.uploadMsPerAudioSecond} ms per second of audio),`,
+    `  the model's first token ${p.llmFirstTokenMs} ms then ${p.llmTokensPerSecond} tokens/s (first sentence "Thanks." modelled at ${ms(modelledFirstSentenceMs())} ms), speech's first audio ${p.ttsFirstChunkMs} ms, the rest at ${p.ttsRealTimeFactor}x real time.`,
+    `overhead = total - wait - the modelled recognition, first sentence and first audio: the page, the kiosk's server and its relays. With the`,
+    `  early start the reply is asked for at a pause (${'vk:pause-commit'}), so the parts overlap and no overhead is computed.`,
+    `goal: streaming p50 <= 900 ms; the kiosk's own overhead <= 30 ms.`,
+    ...f.notesOf('reply'),
+  ])
+    console.log(line);
+}
