@@ -1,5 +1,6 @@
-// The audio fixtures in tests/fixtures/audio: espeak-ng speech that Chromium plays as its
-// microphone. Reads a fixture's manifest (where each sound truly starts and ends) and its WAV path.
+// The audio fixtures in tests/fixtures/audio: espeak-ng speech, and one recording of a person,
+// that Chromium plays as its microphone. Reads a fixture's manifest (where each sound truly
+// starts and ends) and its WAV path.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +8,13 @@ import { fileURLToPath } from 'node:url';
 /** The fixtures that tests/fixtures/audio/fixtures.json defines. */
 export const FIXTURE_NAMES = ['onboarding', 'clinic', 'visitor', 'digits-pause', 'noise', 'barge-in', 'bench'] as const;
 
-export type FixtureName = (typeof FIXTURE_NAMES)[number];
+/**
+ * Recordings of people, kept as they are (tests/fixtures/audio/README.md says where each is from):
+ * real speech has hesitations, breaths and trailing-off ends that synthetic voices lack.
+ */
+export const RECORDED_NAMES = ['human'] as const;
+
+export type FixtureName = (typeof FIXTURE_NAMES)[number] | (typeof RECORDED_NAMES)[number];
 
 /** A stretch of the file in milliseconds from its first sample. */
 export interface FixtureSpan {
