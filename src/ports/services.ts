@@ -4,8 +4,12 @@
 export interface ServiceConfig {
   /** the chat model behind /api/llm, or null when none is configured */
   llm: { model: string } | null;
-  /** the transcription model behind /api/stt */
-  stt: { model: string } | null;
+  /**
+   * the transcription model behind /api/stt, and how to use it: `upload` (a WAV per turn to
+   * `${stt}/audio/transcriptions`) or `realtime` (the turn's audio streamed to `sttRealtime`, with
+   * the upload as the fallback)
+   */
+  stt: { model: string; mode: 'upload' | 'realtime' } | null;
   /** the speech model and voice behind /api/tts */
   tts: { model: string; voice: string } | null;
 }
@@ -19,6 +23,11 @@ export const API = {
   llm: '/api/llm',
   /** `${stt}/audio/transcriptions` */
   stt: '/api/stt',
+  /**
+   * A WebSocket relayed to the service's Realtime transcription session (`?language=xx`
+   * optional); open when `stt.mode` is `realtime`.
+   */
+  sttRealtime: '/api/stt/realtime',
   /** `${tts}/audio/speech` */
   tts: '/api/tts',
 } as const;

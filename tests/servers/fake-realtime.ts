@@ -42,8 +42,10 @@ export class FakeRealtime {
   private readonly held = new Set<Duplex>();
   private profile: RealtimeLatency = { ...NO_DELAY };
   private upgradeFailure: { failure: UpgradeFailure; remaining: number } | null = null;
+  private holding: Array<() => void> | null = null;
   private readonly drops = new Map<'append' | 'commit', { how: DropHow; remaining: number }>();
   private readonly waiters = {
+    held: new CountWaiter(() => this.heldUpgrades),
     connected: new CountWaiter(() => this.sessions.length),
     closed: new CountWaiter(() => this.sessions.filter((s) => s.closed).length),
     appended: new CountWaiter(() => this.appends),
@@ -68,12 +70,35 @@ export class FakeRealtime {
   }
 
   /**
+   * Holds every opening from now on unanswered until `release()` is called, which lets them (and
+   * later ones) through in order: a slow service, for what a client sends before it is open.
+   */
+  holdUpgrades(): () => void {
+    const held: Array<() => void> = [];
+    this.holding = held;
+    return () => {
+      if (this.holding === held) this.holding = null;
+      for (const go of held.splice(0)) go();
+    };
+  }
+
+  /** openings held by `holdUpgrades` and not yet released */
+  get heldUpgrades(): number {
+    return this.holding?.length ?? 0;
+  }
+
+  /**
    * Cuts the next socket to receive an append (just after taking it) or a commit (instead of
    * answering it; its scripted text stays in the queue for the upload that replaces it):
    * without a close frame ('terminate', as a network that goes away) or with `how` as the code.
    */
   drop(at: 'append' | 'commit', how: DropHow = 'terminate', count = 1): void {
     this.drops.set(at, { how, remaining: count });
+  }
+
+  /** Resolves once `n` openings are held (holdUpgrades). */
+  whenHeld(n = 1): Promise<void> {
+    return this.waiters.held.until(n);
   }
 
   /** Resolves once `n` sockets have opened. */
@@ -103,6 +128,7 @@ export class FakeRealtime {
     this.commits.length = 0;
     this.profile = { ...NO_DELAY };
     this.upgradeFailure = null;
+    this.holding = null;
     this.drops.clear();
   }
 
@@ -121,6 +147,14 @@ export class FakeRealtime {
     if (url.pathname !== REALTIME_PATH) return refuse(socket, 404, { message: `Invalid URL (GET ${url.pathname})`, type: 'invalid_request_error', code: 'unknown_url' });
     if (url.searchParams.get('intent') !== 'transcription') {
       return refuse(socket, 400, { message: 'The fake serves transcription sessions only: open /v1/realtime?intent=transcription.', type: 'invalid_request_error', code: 'invalid_value' });
+    }
+    if (this.holding) {
+      this.held.add(socket);
+      this.holding.push(() => {
+        this.held.delete(socket);
+        if (!socket.destroyed) this.upgrade(req, socket, head);
+      });
+      return this.notify();
     }
     const failure = this.takeUpgradeFailure();
     if (failure === 'hang') {
