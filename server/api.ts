@@ -1,5 +1,6 @@
 // The kiosk's /api/ routes: the page's service config, a proxy to exactly three upstream
-// endpoints (chat, transcription, speech) that adds the keys, and the server's own routes:
+// endpoints (chat, transcription, speech) that adds the keys (and, apart from these requests,
+// the streaming transcription socket of stt-realtime.ts), and the server's own routes:
 // actions (a flow's HTTP effects), the flows loaded from addresses, analytics, the operator's
 // status and PIN. Nothing else is forwarded. Nothing at all is done for a request that does not come from the kiosk's own page
 // (request-guard.ts); a body has a deadline and uploads have a few places (request-limits.ts);
@@ -22,6 +23,7 @@ import { refuseForeign } from './request-guard.ts';
 import { BODY_TIMEOUT_MS, enforceBodyDeadline, MAX_UPLOADS, Slots } from './request-limits.ts';
 import { guardRoute } from './route-guard.ts';
 import { sendStatus } from './status.ts';
+import type { SttRealtimeOptions } from './stt-realtime.ts';
 import type { Memory } from './storage/memory.ts';
 
 /** The flows bundled with the kiosk, wherever the server is started from. */
@@ -39,6 +41,8 @@ export interface ApiOptions {
   bodyTimeoutMs?: number;
   /** uploads to /api/stt at once; more get 429 (default 4) */
   maxUploads?: number;
+  /** the limits of the streaming speech recognition socket, /api/stt/realtime (its idle time is `streamIdleMs`) */
+  sttRealtime?: SttRealtimeOptions;
   /** where the one line per proxied request (and per action) goes (default: stderr) */
   log?: (line: string) => void;
   /** time-outs and limits of `/api/actions` (tests make them short) */

@@ -1,10 +1,14 @@
 // The kiosk's own HTTP server: the /api/ proxy first, then the built page from `root` (with the
-// single-page fallback `vite preview` has), and a few security headers on every answer.
+// single-page fallback `vite preview` has), and a few security headers on every answer; its one
+// WebSocket, /api/stt/realtime, is relayed by stt-realtime.ts.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import sirv from 'sirv';
 import { createApiHandler, type ApiConfig, type ApiOptions } from './api.ts';
+import { refuseUpgrade } from './respond.ts';
+import { createSttRealtime } from './stt-realtime.ts';
 import type { Memory } from './storage/memory.ts';
 
 export interface ServerOptions {
@@ -71,6 +75,11 @@ export const SECURITY_HEADERS: Record<string, string> = {
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.quiet ? () => {} : options.api?.log;
   const api = createApiHandler(options.config, options.memory, { ...options.api, flows: { root: options.root, ...options.api?.flows }, ...(log ? { log } : {}) });
+  const realtime = createSttRealtime(options.config, {
+    ...options.api?.sttRealtime,
+    idleMs: options.api?.streamIdleMs,
+    log: log ?? ((line: string) => process.stderr.write(`${line}\n`)),
+  });
   const files = sirv(options.root, {
     single: true,
     etag: true,
@@ -101,6 +110,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     });
   });
 
+  // /api/stt/realtime is a WebSocket; no other address of this server is one.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!realtime.upgrade(req, socket, head)) refuseUpgrade(socket, 404, 'not_found', 'There is no WebSocket at this address on this kiosk.');
+  });
+
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -111,6 +125,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         url: `http://${host}:${port}`,
         close: () =>
           new Promise<void>((done) => {
+            // The relayed sockets are no longer the HTTP server's connections: they are closed here.
+            realtime.close();
             server.close(() => done());
             server.closeAllConnections();
           }),

@@ -8,6 +8,8 @@
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL          chat; LLM_MODEL is required with a base URL
 //   LLM_MAX_TOKENS                                the most tokens one answer may ask for (default 1024)
 //   STT_BASE_URL, STT_API_KEY, STT_MODEL          transcription; model default whisper-1
+//   STT_MODE                                      upload (default: one WAV per turn) or realtime (the
+//                                                 turn's audio streamed over /api/stt/realtime)
 //   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
 //   TTS_VOICES                                    the voices the page may ask for, comma-separated
 //                                                 (TTS_VOICE is always one of them; default: it alone)
@@ -41,6 +43,15 @@ export interface ChatService extends UpstreamService {
   maxTokens?: number;
 }
 
+/** How the page gets a turn's words: `upload` sends the whole turn as a WAV once it ends; `realtime` streams its audio while the visitor speaks. */
+export type SttMode = 'upload' | 'realtime';
+
+/** The speech recognition service, and how the page uses it. */
+export interface SttService extends UpstreamService {
+  /** absent: `upload` */
+  mode?: SttMode;
+}
+
 /** The speech service: the voice used when the page names none, and the voices it may name. */
 export interface SpeechService extends UpstreamService {
   voice: string;
@@ -55,7 +66,7 @@ export interface KioskConfig {
   /** host names (lower case) /api/ answers to besides IP addresses and localhost */
   allowedHosts: string[];
   llm: ChatService | null;
-  stt: UpstreamService | null;
+  stt: SttService | null;
   tts: SpeechService | null;
   /** what the server may do for a flow's HTTP effects (`/api/actions`) */
   actions: ActionsConfig;
@@ -114,7 +125,7 @@ type Env = Record<string, string | undefined>;
 export function readConfig(env: Env): KioskConfig {
   const warnings: string[] = [];
   const llm = readService(env, 'LLM', undefined, warnings);
-  const stt = readService(env, 'STT', 'whisper-1', warnings);
+  const stt = readStt(env, warnings);
   const tts = readService(env, 'TTS', 'tts-1', warnings);
   const operatorPin = readOperatorPin(env);
   return {
@@ -147,7 +158,7 @@ export function loadConfig(dir: string = process.cwd()): KioskConfig {
 export function publicConfig(config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'>): ServiceConfig {
   return {
     llm: config.llm && { model: config.llm.model },
-    stt: config.stt && { model: config.stt.model },
+    stt: config.stt && { model: config.stt.model, mode: config.stt.mode ?? 'upload' },
     tts: config.tts && { model: config.tts.model, voice: config.tts.voice },
   };
 }
@@ -172,6 +183,21 @@ function readService(env: Env, prefix: 'LLM' | 'STT' | 'TTS', defaultModel: stri
   const service: UpstreamService = { baseUrl: readBaseUrl(base, `${prefix}_BASE_URL`), model };
   if (apiKey !== undefined) service.apiKey = apiKey;
   return service;
+}
+
+/** The transcription service with STT_MODE: `upload` unless set to `realtime`. */
+function readStt(env: Env, warnings: string[]): SttService | null {
+  const stt = readService(env, 'STT', 'whisper-1', warnings);
+  const text = value(env, 'STT_MODE');
+  const mode = text?.toLowerCase() ?? 'upload';
+  if (mode !== 'upload' && mode !== 'realtime') {
+    throw new ConfigError(`STT_MODE must be upload (one recording per turn) or realtime (the audio streamed while the visitor speaks), not "${text}".`);
+  }
+  if (stt === null) {
+    if (text !== undefined) warnings.push('STT_MODE is set but STT_BASE_URL is not, so speech recognition stays off.');
+    return null;
+  }
+  return { ...stt, mode };
 }
 
 function readBaseUrl(text: string, name: string): string {

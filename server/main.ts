@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './app.ts';
-import { ConfigError, loadConfig, type KioskConfig } from './config.ts';
+import { ConfigError, loadConfig, type KioskConfig, type SttMode } from './config.ts';
 import { describeFailure } from './route-guard.ts';
 import { MemoryError } from './storage/database.ts';
 import { openMemory, type Memory } from './storage/memory.ts';
@@ -24,12 +24,17 @@ function describeServices(config: KioskConfig): string[] {
   return [
     line('host names', config.allowedHosts.length ? `${config.allowedHosts.join(', ')}, IP addresses and localhost` : undefined, 'IP addresses and localhost only (set ALLOWED_HOSTS)'),
     line('language model', config.llm ? `${config.llm.model}, at most ${config.llm.maxTokens} tokens an answer` : undefined, 'the built-in offline assistant'),
-    line('speech to text', config.stt?.model, "the browser's speech recognition where it has one, else touch and typing"),
+    line('speech to text', config.stt ? `${config.stt.model}, ${describeSttMode(config.stt.mode)}` : undefined, "the browser's speech recognition where it has one, else touch and typing"),
     line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}${voices.length > 1 ? ` (or ${voices.slice(1).join(', ')})` : ''}` : undefined, "the browser's speech synthesis"),
     line('actions', describeActions(config), 'every action is refused (set ACTIONS_ALLOWED_ORIGINS)'),
     line('operator panel', config.operatorPin ? 'opened with the PIN (OPERATOR_PIN)' : undefined, 'none (set OPERATOR_PIN)'),
     line('analytics', config.analyticsUrl ? `counted, and sent to ${new URL(config.analyticsUrl).origin}` : undefined, 'counted on /api/status only'),
   ];
+}
+
+/** How the turns reach speech recognition (STT_MODE). */
+function describeSttMode(mode: SttMode | undefined): string {
+  return mode === 'realtime' ? 'streamed while the visitor speaks (STT_MODE=realtime), a recording per turn when that fails' : 'a recording per turn (STT_MODE=upload)';
 }
 
 /** The allowed origins and the names (never the values) of the action secrets. */

@@ -1,8 +1,9 @@
 // The JSON answers the /api/ routes give of their own: the page's config, errors in the shape
 // OpenAI's client reads (`{ error: { message, type } }`), refusals of requests whose body is not
-// wanted, and refusals of the server's own routes.
+// wanted, refusals of the server's own routes, and of WebSocket openings.
 
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /** An error object as the page's OpenAI client expects it. */
 export interface ApiError {
@@ -46,4 +47,23 @@ export function sendRefusal(res: ServerResponse, status: number, error: string, 
   if (extra.action_id !== undefined) body['action_id'] = extra.action_id;
   Object.assign(body, { ok: false, error, message });
   sendJson(res, status, body, extra.allow ? { allow: extra.allow } : {});
+}
+
+/**
+ * Refuses a WebSocket opening (an HTTP upgrade request, which has no ServerResponse): the status
+ * and `{ error: { message, type } }` written on the bare connection, which is then closed.
+ */
+export function refuseUpgrade(socket: Duplex, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
+  const error: ApiError = { message, type };
+  const body = JSON.stringify({ error });
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'cache-control: no-store',
+    'connection: close',
+  ];
+  if (socket.destroyed) return;
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }

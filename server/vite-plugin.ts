@@ -1,8 +1,9 @@
-// `vite dev` with the kiosk server's /api/ proxy (same settings, same .env, the same checks of
-// who may use it, the same memory: PGlite in KIOSK_DATA_DIR, taken from the project's root, or
-// DATABASE_URL), and the voice detector's `.mjs` files under /vad/ served as they are instead of
-// through Vite's transform. The dev server sends no Content-Security-Policy (server/app.ts does):
-// Vite's dev page and its hot reload run inline scripts, which the policy forbids.
+// `vite dev` with the kiosk server's /api/ proxy and its /api/stt/realtime socket (same
+// settings, same .env, the same checks of who may use it, the same memory: PGlite in
+// KIOSK_DATA_DIR, taken from the project's root, or DATABASE_URL), and the voice detector's
+// `.mjs` files under /vad/ served as they are instead of through Vite's transform. The dev
+// server sends no Content-Security-Policy (server/app.ts does): Vite's dev page and its hot
+// reload run inline scripts, which the policy forbids.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,13 +12,15 @@ import { createApiHandler, type ApiOptions } from './api.ts';
 import { loadConfig } from './config.ts';
 import { openMemory, type Memory } from './storage/memory.ts';
 import { readMemorySettings } from './storage/settings.ts';
+import { createSttRealtime, type SttRealtime } from './stt-realtime.ts';
 
 /** A plain file name ending in `.mjs` (no folders, no `..`), under /vad/, with any query. */
 const VAD_MODULE = /^\/vad\/([\w.-]+\.mjs)(?:\?.*)?$/;
 
-/** The Vite plugin that mounts the /api/ proxy and the raw /vad/*.mjs files in the dev server. */
+/** The Vite plugin that mounts the /api/ proxy, the /api/stt/realtime socket and the raw /vad/*.mjs files in the dev server. */
 export function kioskApi(options: ApiOptions = {}): Plugin {
   let memory: Memory | undefined;
+  let realtime: SttRealtime | undefined;
   return {
     name: 'voice-kiosk-api',
     apply: 'serve',
@@ -28,6 +31,11 @@ export function kioskApi(options: ApiOptions = {}): Plugin {
       const api = createApiHandler(config, memory, options);
       const vadDir = join(server.config.publicDir, 'vad');
       server.middlewares.use(api);
+      // /api/stt/realtime on the dev server's own HTTP server (none in middleware mode); every
+      // other upgrade, Vite's hot reload among them, is left to its owner.
+      realtime = createSttRealtime(config, { ...options.sttRealtime, idleMs: options.streamIdleMs, log: options.log ?? ((line) => process.stderr.write(`${line}\n`)) });
+      const relay = realtime;
+      server.httpServer?.on('upgrade', (req, socket, head) => void relay.upgrade(req, socket, head));
       // onnxruntime-web imports ort-wasm-simd-threaded.mjs at run time; through Vite's transform
       // that request gets `?import` added and fails, so answer it with the file itself.
       server.middlewares.use((req, res, next) => {
@@ -44,6 +52,8 @@ export function kioskApi(options: ApiOptions = {}): Plugin {
     },
     // The dev server closing (Ctrl-C, or a test's close()) ends the plugins' build: let the memory go.
     async closeBundle() {
+      realtime?.close();
+      realtime = undefined;
       await memory?.close();
       memory = undefined;
     },

@@ -5,10 +5,11 @@ export interface ServiceConfig {
   /** the chat model behind /api/llm, or null when none is configured */
   llm: { model: string } | null;
   /**
-   * the transcription model behind /api/stt; `realtime`: the page streams speech to the relay at
-   * /api/stt/realtime while the visitor speaks (STT_MODE), `upload` (or absent): a file per turn
+   * the transcription model behind /api/stt, and how to use it: `upload` (a WAV per turn to
+   * `${stt}/audio/transcriptions`) or `realtime` (the turn's audio streamed to `sttRealtime`, with
+   * the upload as the fallback)
    */
-  stt: { model: string; mode?: 'upload' | 'realtime' } | null;
+  stt: { model: string; mode: 'upload' | 'realtime' } | null;
   /** the speech model and voice behind /api/tts */
   tts: { model: string; voice: string } | null;
 }
@@ -22,7 +23,10 @@ export const API = {
   llm: '/api/llm',
   /** `${stt}/audio/transcriptions` */
   stt: '/api/stt',
-  /** the WebSocket relay of a Realtime transcription session (STT_MODE=realtime) */
+  /**
+   * A WebSocket relayed to the service's Realtime transcription session (`?language=xx`
+   * optional); open when `stt.mode` is `realtime`.
+   */
   sttRealtime: '/api/stt/realtime',
   /** `${tts}/audio/speech` */
   tts: '/api/tts',

@@ -95,11 +95,21 @@ export class FakeTranscriptions {
   }
 
   private answer(request: SttRequest): string {
-    if (request.speechMs === 0) return '';
+    return this.answerFor(request.speechMs);
+  }
+
+  /**
+   * The next scripted text, for a segment holding `speechMs` of speech (as `speechSpan` measures
+   * it): '' for silence (nothing is taken from the queue) or an empty queue, and a note in
+   * brackets when the speech is outside the entry's bounds. The realtime fake answers each
+   * commit from here too, so a test scripts once for either way of transcribing.
+   */
+  answerFor(speechMs: number): string {
+    if (speechMs === 0) return '';
     const entry = this.queue.shift();
     if (!entry) return '';
     const { minSpeechMs = 0, maxSpeechMs = Infinity } = entry;
-    if (request.speechMs < minSpeechMs || request.speechMs > maxSpeechMs) return `[unexpected segment of ${request.speechMs} ms]`;
+    if (speechMs < minSpeechMs || speechMs > maxSpeechMs) return `[unexpected segment of ${speechMs} ms]`;
     return entry.text;
   }
 }

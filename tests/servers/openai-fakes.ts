@@ -1,11 +1,13 @@
-// Local stand-ins for OpenAI's chat, transcription and speech endpoints, on one HTTP server,
-// speaking OpenAI's exact wire formats. For unit, browser and benchmark runs; also a CLI:
+// Local stand-ins for OpenAI's chat, transcription and speech endpoints, and its Realtime
+// transcription sessions (a WebSocket), on one HTTP server, speaking OpenAI's exact wire
+// formats. For unit, browser and benchmark runs; also a CLI:
 // `tsx tests/servers/openai-fakes.ts [port]` serves them until stopped.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { FakeChat } from './fake-chat.ts';
+import { FakeRealtime } from './fake-realtime.ts';
 import { readBody, sendError } from './fake-http.ts';
 import { FakeSpeech } from './fake-speech.ts';
 import { FakeTranscriptions } from './fake-transcriptions.ts';
@@ -13,8 +15,9 @@ import { FakeTranscriptions } from './fake-transcriptions.ts';
 export type { ChatFailure, ChatRule } from './fake-chat.ts';
 export type { OutageMode } from './fake-http.ts';
 export type { SttEntry, SttRequest } from './fake-transcriptions.ts';
+export type { DropHow, RealtimeCommit, RealtimeLatency, RealtimeSessionRecord, UpgradeFailure } from './fake-realtime.ts';
 export type { TtsRequest } from './fake-speech.ts';
-export { FakeChat, FakeSpeech, FakeTranscriptions };
+export { FakeChat, FakeRealtime, FakeSpeech, FakeTranscriptions };
 
 /** A running set of fakes. */
 export interface FakeOpenAI {
@@ -23,6 +26,8 @@ export interface FakeOpenAI {
   port: number;
   llm: FakeChat;
   stt: FakeTranscriptions;
+  /** `ws://127.0.0.1:PORT/v1/realtime?intent=transcription`, answered from `stt`'s script */
+  realtime: FakeRealtime;
   tts: FakeSpeech;
   /** clears every script, failure, record and setting */
   reset(): void;
@@ -40,6 +45,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const llm = new FakeChat();
   const stt = new FakeTranscriptions();
   const tts = new FakeSpeech();
+  const realtime = new FakeRealtime(stt);
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Browsers may call the fakes from another origin in manual runs.
     res.setHeader('access-control-allow-origin', '*');
@@ -62,6 +68,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       else res.destroy();
     });
   });
+  server.on('upgrade', (req, socket, head) => realtime.upgrade(req, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -72,14 +79,18 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     port,
     llm,
     stt,
+    realtime,
     tts,
     reset() {
       llm.reset();
       stt.reset();
+      realtime.reset();
       tts.reset();
     },
     close() {
       return new Promise((resolve, reject) => {
+        // Upgraded sockets are no longer the HTTP server's connections: they are cut here.
+        realtime.closeSockets();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
@@ -91,7 +102,7 @@ const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileUR
 if (isMain) {
   const port = Number(process.argv[2] ?? 0);
   const fakes = await startFakeOpenAI({ port: Number.isInteger(port) ? port : 0 });
-  console.log(`fake OpenAI at ${fakes.baseURL} (chat/completions, audio/transcriptions, audio/speech); Ctrl-C stops it`);
+  console.log(`fake OpenAI at ${fakes.baseURL} (chat/completions, audio/transcriptions, audio/speech, realtime?intent=transcription); Ctrl-C stops it`);
   const stop = () => void fakes.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

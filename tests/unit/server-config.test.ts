@@ -59,7 +59,7 @@ describe('readConfig', () => {
       port: 8080,
       allowedHosts: ['kiosk.clinic.example', 'kiosk-2.local'],
       llm: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-llm', model: 'gpt-4o-mini', maxTokens: 300 },
-      stt: { baseUrl: 'http://127.0.0.1:8081', model: 'whisper-large-v3' },
+      stt: { baseUrl: 'http://127.0.0.1:8081', model: 'whisper-large-v3', mode: 'upload' },
       tts: { baseUrl: 'http://127.0.0.1:8880/v1', apiKey: 'sk-tts', model: 'kokoro', voice: 'af_heart', voices: ['af_heart', 'bf_emma', 'am_adam'] },
       actions: { allowedOrigins: [], secrets: {} },
       flowOrigins: ['https://flows.example', 'http://10.0.0.5:8080'],
@@ -83,8 +83,21 @@ describe('readConfig', () => {
 
   it('needs only a base URL for speech; the models and voice have defaults and the key is optional', () => {
     const config = readConfig({ STT_BASE_URL: 'http://localhost:9000/v1', TTS_BASE_URL: 'http://localhost:9001/v1' });
-    expect(config.stt).toEqual({ baseUrl: 'http://localhost:9000/v1', model: 'whisper-1' });
+    expect(config.stt).toEqual({ baseUrl: 'http://localhost:9000/v1', model: 'whisper-1', mode: 'upload' });
     expect(config.tts).toEqual({ baseUrl: 'http://localhost:9001/v1', model: 'tts-1', voice: 'alloy', voices: ['alloy'] });
+  });
+
+  it('streams speech recognition with STT_MODE=realtime, uploads a turn at a time otherwise', () => {
+    expect(readConfig({ STT_BASE_URL: 'http://h/v1', STT_MODE: 'realtime' }).stt?.mode).toBe('realtime');
+    expect(readConfig({ STT_BASE_URL: 'http://h/v1', STT_MODE: ' Upload ' }).stt?.mode).toBe('upload');
+    const message = configError({ STT_BASE_URL: 'http://h/v1', STT_MODE: 'stream' });
+    expect(message).toContain('STT_MODE');
+    expect(message).toContain('"stream"');
+    expect(message).not.toContain('\n');
+    expect(configError({ STT_MODE: 'websocket' })).toContain('STT_MODE');
+    const alone = readConfig({ STT_MODE: 'realtime' });
+    expect(alone.stt).toBeNull();
+    expect(alone.warnings).toEqual([expect.stringContaining('STT_BASE_URL')]);
   });
 
   it('refuses a language model without LLM_MODEL, naming the variable', () => {
@@ -136,7 +149,7 @@ describe('readConfig', () => {
     expect(config.host).toBe('127.0.0.1');
     expect(config.port).toBe(4173);
     expect(config.llm).toBeNull();
-    expect(config.stt).toEqual({ baseUrl: 'http://h/v1', model: 'whisper-1' });
+    expect(config.stt).toEqual({ baseUrl: 'http://h/v1', model: 'whisper-1', mode: 'upload' });
   });
 
   it('warns about a key without a base URL and leaves the service off', () => {
@@ -202,6 +215,13 @@ describe('publicConfig', () => {
     });
     const view = publicConfig(config);
     expect(view).toEqual({ llm: { model: 'gpt-4o-mini' }, stt: null, tts: { model: 'tts-1', voice: 'alloy' } });
+    expect(JSON.stringify(view)).not.toMatch(/secret|example\.com/);
+  });
+
+  it('tells the page how to reach speech recognition, without its address', () => {
+    const view = publicConfig(readConfig({ STT_BASE_URL: 'https://stt.example.com/v1', STT_API_KEY: 'sk-secret-stt', STT_MODEL: 'gpt-4o-transcribe', STT_MODE: 'realtime' }));
+    expect(view.stt).toEqual({ model: 'gpt-4o-transcribe', mode: 'realtime' });
+    expect(publicConfig({ llm: null, stt: { baseUrl: 'http://h/v1', model: 'whisper-1' }, tts: null }).stt).toEqual({ model: 'whisper-1', mode: 'upload' });
     expect(JSON.stringify(view)).not.toMatch(/secret|example\.com/);
   });
 });

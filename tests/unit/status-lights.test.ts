@@ -8,7 +8,7 @@ describe('statusLights', () => {
   const ALL: LightInputs = {
     online: true,
     reachable: true,
-    config: { llm: { model: 'gpt-x' }, stt: { model: 'whisper-1' }, tts: { model: 'tts-1', voice: 'alloy' } },
+    config: { llm: { model: 'gpt-x' }, stt: { model: 'whisper-1', mode: 'upload' }, tts: { model: 'tts-1', voice: 'alloy' } },
     browserRecognition: false,
     browserVoice: true,
     micPermission: 'granted',

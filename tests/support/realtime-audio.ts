@@ -1,0 +1,48 @@
+// Speech from the audio fixtures as a Realtime transcription session takes it: one line cut from
+// its 16 kHz WAV with some silence around it, resampled to 24 kHz, as 16-bit PCM in base64
+// pieces the size a page would stream.
+
+import { readFileSync } from 'node:fs';
+import { decodeWav } from '../../src/voice/wav.ts';
+import { loadFixture, type FixtureName } from './audio-fixtures.ts';
+
+/** The sample rate of `audio/pcm`. */
+export const REALTIME_RATE = 24_000;
+
+/** Line `index` of fixture `name` with `padMs` of what surrounds it, at 24 kHz, from -1 to 1. */
+export function fixtureLine24k(name: FixtureName, index: number, padMs = 300): Float32Array {
+  const fixture = loadFixture(name);
+  const line = fixture.lines[index];
+  if (!line) throw new Error(`${name} has no line ${index}`);
+  const wav = decodeWav(readFileSync(fixture.path));
+  const at = (ms: number) => Math.max(0, Math.min(wav.samples.length, Math.round((ms / 1000) * wav.sampleRate)));
+  return resample(wav.samples.subarray(at(line.startMs - padMs), at(line.endMs + padMs)), wav.sampleRate, REALTIME_RATE);
+}
+
+/** `samples` at rate `to`, by straight lines between the neighbouring samples (enough for speech tests). */
+export function resample(samples: Float32Array, from: number, to: number): Float32Array {
+  const out = new Float32Array(Math.floor((samples.length * to) / from));
+  for (let i = 0; i < out.length; i++) {
+    const x = (i * from) / to;
+    const left = Math.floor(x);
+    const a = samples[left] ?? 0;
+    const b = samples[left + 1] ?? a;
+    out[i] = a + (b - a) * (x - left);
+  }
+  return out;
+}
+
+/** `samples` as little-endian 16-bit PCM in base64 pieces of `pieceMs` each (the last one shorter). */
+export function pcm16Pieces(samples: Float32Array, pieceMs = 100, rate = REALTIME_RATE): string[] {
+  const bytes = Buffer.alloc(samples.length * 2);
+  for (let i = 0; i < samples.length; i++) bytes.writeInt16LE(Math.round(Math.max(-1, Math.min(1, samples[i]!)) * 32767), i * 2);
+  const step = Math.round((pieceMs / 1000) * rate) * 2;
+  const pieces: string[] = [];
+  for (let from = 0; from < bytes.length; from += step) pieces.push(bytes.subarray(from, from + step).toString('base64'));
+  return pieces;
+}
+
+/** `ms` of silence as one base64 piece. */
+export function silencePiece(ms: number, rate = REALTIME_RATE): string {
+  return Buffer.alloc(Math.round((ms / 1000) * rate) * 2).toString('base64');
+}
