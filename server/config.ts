@@ -7,6 +7,8 @@
 //                                                 refuses any other Host (DNS rebinding)
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL          chat; LLM_MODEL is required with a base URL
 //   LLM_MAX_TOKENS                                the most tokens one answer may ask for (default 1024)
+//   LLM_EARLY_START                               on (default) or off: with STT_MODE=realtime, ask the
+//                                                 model at a pause that may end the turn, before it is final
 //   STT_BASE_URL, STT_API_KEY, STT_MODEL          transcription; model default whisper-1
 //   STT_MODE                                      upload (default: one WAV per turn) or realtime (the
 //                                                 turn's audio streamed over /api/stt/realtime)
@@ -41,6 +43,8 @@ export interface UpstreamService {
 export interface ChatService extends UpstreamService {
   /** the most tokens a request may ask for (`max_tokens`, `max_completion_tokens`); default 1024 */
   maxTokens?: number;
+  /** ask for the reply at a pause that may end the turn (streaming recognition only); default true */
+  earlyStart?: boolean;
 }
 
 /** How the page gets a turn's words: `upload` sends the whole turn as a WAV once it ends; `realtime` streams its audio while the visitor speaks. */
@@ -132,7 +136,7 @@ export function readConfig(env: Env): KioskConfig {
     host: value(env, 'HOST') ?? DEFAULT_HOST,
     port: readPort(env),
     allowedHosts: readAllowedHosts(env),
-    llm: llm && { ...llm, maxTokens: readMaxTokens(env) },
+    llm: llm && { ...llm, maxTokens: readMaxTokens(env), earlyStart: readEarlyStart(env) },
     stt,
     tts: tts && readVoices(env, tts),
     actions: readActions(env),
@@ -157,7 +161,7 @@ export function loadConfig(dir: string = process.cwd()): KioskConfig {
 /** What `GET /api/config` tells the page: model and voice names, never keys or addresses. */
 export function publicConfig(config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'>): ServiceConfig {
   return {
-    llm: config.llm && { model: config.llm.model },
+    llm: config.llm && { model: config.llm.model, earlyStart: config.llm.earlyStart ?? true },
     stt: config.stt && { model: config.stt.model, mode: config.stt.mode ?? 'upload' },
     tts: config.tts && { model: config.tts.model, voice: config.tts.voice },
   };
@@ -233,6 +237,15 @@ function readAllowedHosts(env: Env): string[] {
     if (!hosts.includes(item)) hosts.push(item);
   }
   return hosts;
+}
+
+function readEarlyStart(env: Env): boolean {
+  const text = value(env, 'LLM_EARLY_START');
+  const setting = text?.toLowerCase() ?? 'on';
+  if (setting !== 'on' && setting !== 'off') {
+    throw new ConfigError(`LLM_EARLY_START must be on (ask the model at a pause, before the turn is final) or off, not "${text}".`);
+  }
+  return setting === 'on';
 }
 
 function readMaxTokens(env: Env): number {

@@ -2,8 +2,11 @@
 // (`GET /api/config`). Names only: keys and addresses stay on the server.
 
 export interface ServiceConfig {
-  /** the chat model behind /api/llm, or null when none is configured */
-  llm: { model: string } | null;
+  /**
+   * the chat model behind /api/llm, or null when none is configured; `earlyStart`: with streaming
+   * recognition, ask it for the reply at a pause that may end the turn (LLM_EARLY_START)
+   */
+  llm: { model: string; earlyStart?: boolean } | null;
   /**
    * the transcription model behind /api/stt, and how to use it: `upload` (a WAV per turn to
    * `${stt}/audio/transcriptions`) or `realtime` (the turn's audio streamed to `sttRealtime`, with

@@ -216,7 +216,7 @@ export class KioskServices {
       voices: this.voices(),
       language,
       detector: detectorFor(this.voiceSettings.sensitivity),
-      earlyStart: recognizer?.kind === 'stream',
+      earlyStart: recognizer?.kind === 'stream' && this.config.llm?.earlyStart !== false,
     };
   }
 

@@ -79,7 +79,7 @@ describe('GET /api/config', () => {
     const answer = await raw(url, '/api/config');
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(answer.body)).toEqual({ llm: { model: MODEL }, stt: { model: 'whisper-1', mode: 'upload' }, tts: { model: 'tts-1', voice: 'nova' } });
+    expect(JSON.parse(answer.body)).toEqual({ llm: { model: MODEL, earlyStart: true }, stt: { model: 'whisper-1', mode: 'upload' }, tts: { model: 'tts-1', voice: 'nova' } });
     expect(answer.body).not.toContain('127.0.0.1');
     expect(up.received).toEqual([]);
   });

@@ -52,13 +52,14 @@ describe('readConfig', () => {
       KIOSK_DATA_DIR: '/var/lib/kiosk',
       TTS_VOICES: 'bf_emma, af_heart,am_adam',
       LLM_MAX_TOKENS: '300',
+      LLM_EARLY_START: 'Off',
       ALLOWED_HOSTS: 'Kiosk.Clinic.example, kiosk-2.local',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
       port: 8080,
       allowedHosts: ['kiosk.clinic.example', 'kiosk-2.local'],
-      llm: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-llm', model: 'gpt-4o-mini', maxTokens: 300 },
+      llm: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-llm', model: 'gpt-4o-mini', maxTokens: 300, earlyStart: false },
       stt: { baseUrl: 'http://127.0.0.1:8081', model: 'whisper-large-v3', mode: 'upload' },
       tts: { baseUrl: 'http://127.0.0.1:8880/v1', apiKey: 'sk-tts', model: 'kokoro', voice: 'af_heart', voices: ['af_heart', 'bf_emma', 'am_adam'] },
       actions: { allowedOrigins: [], secrets: {} },
@@ -125,6 +126,7 @@ describe('readConfig', () => {
     ['LLM_MAX_TOKENS', '0'],
     ['LLM_MAX_TOKENS', '1.5'],
     ['LLM_MAX_TOKENS', 'lots'],
+    ['LLM_EARLY_START', 'sometimes'],
   ])('refuses %s=%s in one line naming it', (name, value) => {
     const message = configError({ [name]: value, LLM_BASE_URL: 'http://h/v1', LLM_MODEL: 'm' });
     expect(message).toContain(name);
@@ -214,7 +216,7 @@ describe('publicConfig', () => {
       TTS_API_KEY: 'sk-secret-tts',
     });
     const view = publicConfig(config);
-    expect(view).toEqual({ llm: { model: 'gpt-4o-mini' }, stt: null, tts: { model: 'tts-1', voice: 'alloy' } });
+    expect(view).toEqual({ llm: { model: 'gpt-4o-mini', earlyStart: true }, stt: null, tts: { model: 'tts-1', voice: 'alloy' } });
     expect(JSON.stringify(view)).not.toMatch(/secret|example\.com/);
   });
 
@@ -245,7 +247,7 @@ describe('loadConfig and .env', () => {
     for (const n of NAMES) delete process.env[n];
     process.env['LLM_MODEL'] = 'env-model';
     const config = loadConfig(dir);
-    expect(config.llm).toEqual({ baseUrl: 'http://from-file:11434/v1', apiKey: 'file-key', model: 'env-model', maxTokens: 1024 });
+    expect(config.llm).toEqual({ baseUrl: 'http://from-file:11434/v1', apiKey: 'file-key', model: 'env-model', maxTokens: 1024, earlyStart: true });
     expect(config.port).toBe(5000);
   });
 
