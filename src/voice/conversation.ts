@@ -126,6 +126,9 @@ export class Conversation {
     this.dropPrepared();
     const clean = text.trim();
     if (!clean || this.stopped || this.engine.view.ended || this.model === this.fallback) return;
+    // Only words that would go to the model as they stand: none a rule of the flow takes, none that move it on.
+    const preview = this.engine.preview({ type: 'utterance', text: clean });
+    if (!preview?.some((m) => m.type === 'llm_turn') || preview.some((m) => m.type !== 'llm_turn')) return;
     this.prepared = new PreparedReply(this.model, this.request([...this.history, { role: 'user', content: clean }]));
     this.events.prepared?.('asked');
   }

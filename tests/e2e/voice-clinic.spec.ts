@@ -2,7 +2,7 @@
 // the name and the date of birth show as pending as soon as they are heard, one "yes" confirms
 // both, the reason is spoken, checking in is proposed and waits on a card until the patient's
 // spoken "yes", the local clinic service records the check-in once, and the last step ends on its
-// own. Recognition, the model and the voice are the local OpenAI doubles behind the kiosk's own
+// own. Recognition (streamed: STT_MODE=realtime), the model and the voice are the local OpenAI doubles behind the kiosk's own
 // server.
 
 import type { ChatRequestBody } from '../servers/fake-chat-request.ts';
@@ -80,7 +80,7 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   closeClinic = () => clinic.close();
   const env = { ACTION_ORIGIN_CLINIC: clinic.url, ACTION_SECRET_CLINIC_TOKEN: 'voice-clinic-token', ACTION_SECRET_CLINIC_TOKEN_ORIGINS: clinic.url };
   // The page's clock is Playwright's, so that the last step's 20 s timeout comes when the test says.
-  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'clinic', query: { flow: 'clinic-checkin' }, env, prepare: (p) => p.clock.install() });
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'clinic', query: { flow: 'clinic-checkin' }, env: { ...env, STT_MODE: 'realtime' }, prepare: (p) => p.clock.install() });
   fakes.stt.script(transcriptsFor(fixture, HEARD));
   fakes.llm.script(GOOD_MODEL);
   const step = (state: string) => expect(kiosk(page)).toHaveAttribute('data-flow-state', state, { timeout: 15_000 });
@@ -141,10 +141,10 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Garcia', dob: '1984-03-05', reason: 'prescription' })]);
   await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
 
-  // One recognition request per spoken line: 16 kHz mono 16-bit WAV, in the flow's language.
-  expect(fakes.stt.requests.map((r) => [r.sampleRate, r.channels, r.bitsPerSample, r.language, r.model])).toEqual(
-    Array(HEARD.length).fill([16000, 1, 16, 'en', 'test-whisper']),
-  );
+  // Streamed recognition (STT_MODE=realtime): one commit per spoken line, in the flow's language, none uploaded.
+  expect(fakes.realtime.commits.map((c) => c.transcript)).toEqual([...HEARD]);
+  expect(fakes.realtime.sessions.map((s) => [s.language, s.model])).toContainEqual(['en', 'test-whisper']);
+  expect(fakes.stt.requests).toHaveLength(0);
   // The model was asked in each state in turn, with that state's tools and nothing else.
   const asked = fakes.llm.requests.map((r) => ({ state: stateOf(r), tools: (r.tools ?? []).map((t) => t.function.name) }));
   expect(asked.map((a) => a.state).filter((s, i, all) => s !== all[i - 1])).toEqual(['identify', 'reason', 'summary', 'checked_in']);

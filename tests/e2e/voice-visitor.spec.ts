@@ -61,7 +61,7 @@ const HEARD = ['My name is Sam Lee.', 'My email is sam@example.com.', 'Yes.', 'T
 
 test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) => {
   // The page's clock is Playwright's, so that the badge step's 20 s timeout comes when the test says.
-  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'visitor', query: { flow: 'visitor-signin' }, prepare: (p) => p.clock.install() });
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'visitor', query: { flow: 'visitor-signin' }, env: { STT_MODE: 'realtime' }, prepare: (p) => p.clock.install() });
   fakes.stt.script(transcriptsFor(fixture, HEARD));
   fakes.llm.script(GOOD_MODEL);
   const step = (state: string) => expect(kiosk(page)).toHaveAttribute('data-flow-state', state, { timeout: 15_000 });
@@ -115,10 +115,10 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
   expect(await told()).toMatchObject({ Name: 'Sam Lee', 'Email address': 'sam@example.com', Host: 'Tom Becker', 'Rules accepted': 'Yes' });
   await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
 
-  // One recognition request per spoken line: 16 kHz mono 16-bit WAV, in the flow's language.
-  expect(fakes.stt.requests.map((r) => [r.sampleRate, r.channels, r.bitsPerSample, r.language, r.model])).toEqual(
-    Array(HEARD.length).fill([16000, 1, 16, 'en', 'test-whisper']),
-  );
+  // Streamed recognition (STT_MODE=realtime): one commit per spoken line, in the flow's language, none uploaded.
+  expect(fakes.realtime.commits.map((c) => c.transcript)).toEqual([...HEARD]);
+  expect(fakes.realtime.sessions.map((s) => [s.language, s.model])).toContainEqual(['en', 'test-whisper']);
+  expect(fakes.stt.requests).toHaveLength(0);
   // The model was asked only where the flow's own rules left the turn to it: at each step's
   // entry and for the name, never for the email, the "yes" or "yes I agree".
   const asked = fakes.llm.requests.map((r) => {

@@ -95,6 +95,15 @@ export class FlowEngine {
     return takeSnapshot(this.loaded.flow, this.session, this.clock.now());
   }
 
+  /**
+   * What `send(input)` would answer now, worked out on a copy of the run: this engine does not
+   * change. Null when the run cannot be copied (it has ended).
+   */
+  preview(input: EngineInput): EngineMessage[] | null {
+    const copy = FlowEngine.restore(this.loaded, this.clock, this.snapshot());
+    return 'problem' in copy ? null : copy.engine.send(input);
+  }
+
   /** Enters the initial state; returns its messages. */
   start(): EngineMessage[] {
     if (this.started) return [];

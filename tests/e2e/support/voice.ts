@@ -33,6 +33,7 @@ export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Pr
           captions,
           marks: await k.marks().catch(() => ({})),
           stt: k.fakes.stt.requests,
+          realtime: k.fakes.realtime.commits.map(({ audioMs, speechMs, transcript, firstAppendBeforeCommitMs }) => ({ audioMs, speechMs, transcript, firstAppendBeforeCommitMs })),
           llm: k.fakes.llm.requests.length,
           tts: k.fakes.tts.requests.map((r) => r.input),
           console: k.console,

@@ -1,0 +1,151 @@
+// Streaming speech recognition in Chromium (STT_MODE=realtime): the kiosk sends the visitor's
+// audio to its server's relay while they speak, commits once per turn, shows the words as they
+// come, clears a noise without committing it, and when the socket drops the turn goes by upload
+// with no word lost. The relay holds the key: nothing the page sends or receives carries it.
+// Speech is espeak-ng's and, once, a recorded person's, pauses, breaths and all.
+
+import { transcriptsFor, TEST_KEYS } from '../support/voice-kiosk.ts';
+import { expectStep, fieldBlock, visitorLines } from './support/kiosk.ts';
+import { expect, test } from './support/voice.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+/** What the interim caption check reads in the page (the Node typings have no DOM). */
+interface InterimPage {
+  document: { querySelector(selector: string): { textContent: string | null } | null };
+}
+
+const REALTIME = { STT_MODE: 'realtime' };
+/** Streaming without the early start: one commit per turn, whatever pauses it has. */
+const ONE_COMMIT = { STT_MODE: 'realtime', LLM_EARLY_START: 'off' };
+
+test('onboarding streamed: audio goes out while the visitor speaks, one commit a turn, words shown as they come', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: REALTIME });
+  const frames: string[] = [];
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => frames.push(String(f.payload)));
+    ws.on('framereceived', (f) => frames.push(String(f.payload)));
+  });
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
+  // The words come a little at a time after each commit, so the greyed caption can be seen.
+  fakes.realtime.latency({ deltaSpacingMs: 150 });
+  fakes.llm.script([
+    { when: { user: /^yes/i, system: /first name/i }, reply: { text: 'Thank you!', tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },
+    { when: { system: /pick a colour/i }, reply: { text: 'Which colour do you like?' } },
+    { when: { last: 'system' }, reply: { text: 'Welcome! What is your first name?' } },
+  ]);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+
+  // Watched on every frame from before the line is said: the greyed words are up for a moment only.
+  const interim = page.waitForFunction(() => (globalThis as unknown as InterimPage).document.querySelector('.captions li.interim')?.textContent?.includes('My name'), null, {
+    polling: 'raf',
+    timeout: 20_000,
+  });
+  await say(0);
+  await interim;
+  await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
+  await say(1);
+  await expectStep(page, 'choose_color');
+  await say(2);
+  await expect(page.locator('.kiosk')).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
+  await expect(visitorLines(page)).toHaveText(['You: My name is Alex.', 'You: Yes.', 'You: Blue, please.']);
+
+  // One commit per turn, each holding the line's speech, its first audio sent well before the
+  // commit (while the visitor was still speaking), in the flow's language, on the server's model.
+  const lines = fixture!.lines.filter((l) => l.kind === 'speech');
+  expect(fakes.realtime.commits).toHaveLength(3);
+  fakes.realtime.commits.forEach((c, i) => {
+    const lineMs = lines[i]!.endMs - lines[i]!.startMs;
+    expect(c.speechMs).toBeGreaterThan(lineMs - 250);
+    expect(c.firstAppendBeforeCommitMs).toBeGreaterThan(lineMs - 100);
+  });
+  expect(fakes.realtime.sessions[0]).toMatchObject({ model: 'test-whisper', language: 'en', authorization: `Bearer ${TEST_KEYS.stt}` });
+  // No turn went by upload, and the key is in nothing the page sent or received.
+  expect(fakes.stt.requests).toHaveLength(0);
+  expect(frames.length).toBeGreaterThan(10);
+  expect(frames.some((f) => f.includes(TEST_KEYS.stt))).toBe(false);
+  expect(frames.filter((f) => f.includes('"input_audio_buffer.commit"'))).toHaveLength(3);
+  expect((await marks())['vk:speech-end']).toHaveLength(3);
+});
+
+test('a noise burst is cleared and never committed; the words after it are', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, microphone, say } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' }, env: REALTIME });
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.']));
+  fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello! What is your first name?' } }]);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  const [first, second] = fixture!.lines;
+  await say(0);
+  await microphone!.playSpan(first!.endMs, second!.endMs + 150);
+  await microphone!.play(2);
+  await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 20_000 });
+  expect(fakes.realtime.commits).toHaveLength(1);
+  // the burst loud enough to start a turn was sent, then cleared
+  expect(fakes.realtime.sessions.reduce((n, s) => n + s.clears, 0)).toBeGreaterThanOrEqual(1);
+  expect(fakes.realtime.commits[0]!.transcript).toBe('My name is Alex.');
+  await expect(visitorLines(page)).toHaveText(['You: My name is Alex.']);
+});
+
+test('the socket drops mid-turn: the turn goes by upload with its kept audio, and the next turn streams again', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: REALTIME });
+  fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
+  fakes.llm.script([
+    { when: { user: /^yes/i, system: /first name/i }, reply: { tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },
+    { when: { last: 'system' }, reply: { text: 'Welcome! What is your first name?' } },
+  ]);
+  fakes.realtime.drop('commit');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await say(0);
+  await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 20_000 });
+  // The first turn: its commit cut the socket, so its audio was uploaded, whole.
+  expect(fakes.stt.requests).toHaveLength(1);
+  expect(fakes.stt.requests[0]!.speechMs).toBeGreaterThan(fixture!.lines[0]!.endMs - fixture!.lines[0]!.startMs - 250);
+  await say(1);
+  await expectStep(page, 'choose_color');
+  // The second turn streamed over a new socket.
+  expect(fakes.realtime.sessions.length).toBeGreaterThanOrEqual(2);
+  expect(fakes.realtime.commits.at(-1)!.transcript).toBe('Yes.');
+  await expect(visitorLines(page)).toHaveText(['You: My name is Alex.', 'You: Yes.']);
+});
+
+const LONG_ANSWER_FLOW = `
+id: long_answer
+title: Tell us more
+states:
+  ask_reason:
+    turn_taking: { end_silence_ms: 1500 }
+    ui:
+      artifact_type: form
+      title: What brings you here?
+      fields: [ { id: reason, type: text, label: Your reason, required: true } ]
+    agent:
+      prompt: Listen to the visitor's reason and call save_reason with it.
+      tools: [save_reason]
+    tools:
+      save_reason:
+        description: Capture the reason.
+        parameters:
+          reason: { type: string, required: true }
+    transitions:
+      on_tool_call: { save_reason: __end__ }
+      on_ui_event: { form_submit: __end__ }
+`;
+
+test("a person's recorded voice, with second-long pauses inside, is streamed as it is spoken and heard as one answer", async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'human', flows: { '/test-flows/long.yaml': LONG_ANSWER_FLOW }, query: { flow: '/test-flows/long.yaml' }, env: ONE_COMMIT });
+  const [line] = fixture!.lines;
+  const said = 'And so, my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
+  fakes.stt.script(transcriptsFor(fixture, [said]));
+  fakes.llm.script([
+    { when: { last: 'user' }, reply: { text: 'Thank you.', tool_calls: [{ name: 'save_reason', arguments: { reason: 'civic duty' } }] } },
+    { when: { last: 'system' }, reply: { text: 'What brings you here?' } },
+  ]);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await say(0);
+  await expect(page.locator('.kiosk')).toHaveAttribute('data-phase', 'ended', { timeout: 20_000 });
+  await expect(visitorLines(page)).toHaveText([`You: ${said}`]);
+  expect(fakes.realtime.commits).toHaveLength(1);
+  const [commit] = fakes.realtime.commits;
+  // its first audio went out some ten seconds before the visitor finished
+  expect(commit!.firstAppendBeforeCommitMs).toBeGreaterThan(line!.endMs - line!.startMs - 500);
+  expect(commit!.speechMs).toBeGreaterThan(line!.endMs - line!.startMs - 1000);
+});
