@@ -149,3 +149,55 @@ test("a person's recorded voice, with second-long pauses inside, is streamed as 
   expect(commit!.firstAppendBeforeCommitMs).toBeGreaterThan(line!.endMs - line!.startMs - 500);
   expect(commit!.speechMs).toBeGreaterThan(line!.endMs - line!.startMs - 1000);
 });
+
+const PHONE_FLOW = `
+id: phone_check
+title: Your phone number
+states:
+  ask_phone:
+    ui:
+      artifact_type: form
+      title: What is your phone number?
+      fields: [ { id: phone, type: tel, label: Phone number, required: true } ]
+    agent:
+      prompt: Ask for the visitor's phone number and call save_phone with it.
+      tools: [save_phone]
+    tools:
+      save_phone:
+        description: Capture the phone number.
+        parameters:
+          phone: { type: phone, required: true }
+    transitions:
+      on_tool_call: { save_phone: __end__ }
+      on_ui_event: { form_submit: __end__ }
+`;
+
+test('early start: a number dictated with a pause is committed in stretches and heard as one answer; a reply prepared at the pause is dropped unused', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'digits-pause', flows: { '/test-flows/phone.yaml': PHONE_FLOW }, query: { flow: '/test-flows/phone.yaml' }, env: REALTIME });
+  // One answer per stretch the kiosk commits: the words before the 0.4 s pause, then the rest.
+  fakes.stt.script([{ text: 'My number is 07700' }, { text: '983123.' }, { text: '' }, { text: '' }]);
+  // The model is slow enough that the reply prepared at the pause is still being written when the visitor goes on.
+  fakes.llm.script([
+    { when: { user: /07700$/ }, reply: { tool_calls: [{ name: 'save_phone', arguments: { phone: '07700' } }] }, delayMs: 2000 },
+    { when: { user: /983123/ }, reply: { tool_calls: [{ name: 'save_phone', arguments: { phone: '07700 983123' } }] } },
+    { when: { last: 'system' }, reply: { text: 'What is your phone number?' } },
+  ]);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await say(0);
+  await expect(page.locator('.kiosk')).toHaveAttribute('data-phase', 'ended', { timeout: 20_000 });
+
+  // Committed in stretches at its pauses, heard as one turn: the stretches' words joined.
+  expect(fakes.realtime.commits.length).toBeGreaterThanOrEqual(2);
+  const heard = fakes.realtime.commits.map((c) => c.transcript).filter(Boolean).join(' ');
+  expect(heard).toBe('My number is 07700 983123.');
+  await expect(visitorLines(page)).toHaveText([`You: ${heard}`]);
+  // A reply asked for at the pause (when the first stretch's words came back before the visitor
+  // went on, which a busy machine can delay) was dropped, never taken: its partial number never
+  // reached the screen or the flow.
+  const m = await marks();
+  const asked = m['vk:early-reply-asked']?.length ?? 0;
+  expect(m['vk:early-reply-dropped']?.length ?? 0).toBe(asked);
+  expect(m['vk:early-reply-taken']).toBeUndefined();
+  expect(fakes.llm.requests.filter((r) => JSON.stringify(r.messages.at(-1)).includes('My number is 07700"'))).toHaveLength(asked);
+  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['07700 983123']);
+});
