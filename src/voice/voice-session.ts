@@ -18,6 +18,7 @@ export type VoiceMark =
   | 'vk:speech-end'
   | 'vk:transcript'
   | 'vk:barge-in'
+  | 'vk:tts-first-chunk'
   | 'vk:tts-start'
   | 'vk:tts-stop'
   | 'vk:vad-default-speech-end';
