@@ -15,6 +15,8 @@
 //   TTS_BASE_URL, TTS_API_KEY, TTS_MODEL, TTS_VOICE  speech; defaults tts-1 and alloy
 //   TTS_VOICES                                    the voices the page may ask for, comma-separated
 //                                                 (TTS_VOICE is always one of them; default: it alone)
+//   TTS_FORMAT                                    pcm (streamed) or wav (whole sentences); unset: pcm,
+//                                                 and wav for the rest of a visit when the service refuses pcm
 //   ACTIONS_ALLOWED_ORIGINS                       origins a flow's HTTP effects may call (none: no action runs)
 //   ACTION_SECRET_<NAME>                          the value a flow's `{secret:NAME}` stands for
 //   ACTION_SECRET_<NAME>_ORIGINS                  the origins that secret may be sent to (unset: none)
@@ -28,7 +30,7 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServiceConfig } from '../src/ports/services.ts';
+import type { ServiceConfig, SpeechFormat } from '../src/ports/services.ts';
 
 /** One OpenAI-compatible service the proxy forwards to. */
 export interface UpstreamService {
@@ -56,11 +58,13 @@ export interface SttService extends UpstreamService {
   mode?: SttMode;
 }
 
-/** The speech service: the voice used when the page names none, and the voices it may name. */
+/** The speech service: the voice used when the page names none, the voices it may name, and the audio format. */
 export interface SpeechService extends UpstreamService {
   voice: string;
   /** every voice the page may ask for, `voice` first; default: `voice` alone */
   voices?: string[];
+  /** `pcm` or `wav` when TTS_FORMAT forces one; absent: pcm, with wav as the fallback */
+  format?: 'pcm' | 'wav';
 }
 
 /** Everything the server needs to know, after defaults. */
@@ -138,7 +142,7 @@ export function readConfig(env: Env): KioskConfig {
     allowedHosts: readAllowedHosts(env),
     llm: llm && { ...llm, maxTokens: readMaxTokens(env), earlyStart: readEarlyStart(env) },
     stt,
-    tts: tts && readVoices(env, tts),
+    tts: tts && readSpeechFormat(env, readVoices(env, tts)),
     actions: readActions(env),
     flowOrigins: readOrigins(env, 'FLOW_ALLOWED_ORIGINS'),
     dataDir: value(env, 'KIOSK_DATA_DIR') ?? DEFAULT_DATA_DIR,
@@ -158,13 +162,18 @@ export function loadConfig(dir: string = process.cwd()): KioskConfig {
   return readConfig(process.env);
 }
 
-/** What `GET /api/config` tells the page: model and voice names, never keys or addresses. */
+/** What `GET /api/config` tells the page: model and voice names and the speech format, never keys or addresses. */
 export function publicConfig(config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'>): ServiceConfig {
   return {
     llm: config.llm && { model: config.llm.model, earlyStart: config.llm.earlyStart ?? true },
     stt: config.stt && { model: config.stt.model, mode: config.stt.mode ?? 'upload' },
-    tts: config.tts && { model: config.tts.model, voice: config.tts.voice },
+    tts: config.tts && { model: config.tts.model, voice: config.tts.voice, format: speechFormat(config.tts) },
   };
+}
+
+/** How the page fetches speech: the format TTS_FORMAT forces, else pcm with the wav fallback. */
+export function speechFormat(tts: Pick<SpeechService, 'format'>): SpeechFormat {
+  return tts.format ?? 'auto';
 }
 
 /** A trimmed setting; blank counts as unset. */
@@ -263,6 +272,16 @@ function readVoices(env: Env, tts: UpstreamService): SpeechService {
     if (item && !voices.includes(item)) voices.push(item);
   }
   return { ...tts, voice, voices };
+}
+
+/** TTS_FORMAT: `pcm` or `wav` forces that format; unset, the page streams pcm and falls back to wav. */
+function readSpeechFormat(env: Env, tts: SpeechService): SpeechService {
+  const text = value(env, 'TTS_FORMAT')?.toLowerCase();
+  if (text === undefined) return tts;
+  if (text !== 'pcm' && text !== 'wav') {
+    throw new ConfigError(`TTS_FORMAT must be pcm (streamed) or wav (whole sentences), not "${env['TTS_FORMAT']?.trim()}"; leave it unset for pcm with wav as the fallback.`);
+  }
+  return { ...tts, format: text };
 }
 
 function readActions(env: Env): ActionsConfig {

@@ -38,11 +38,24 @@ export function prepareChat(body: Buffer, service: ChatService): Prepared {
   return json(request);
 }
 
-/** The speech request with the server's model, and a voice from the operator's list (TTS_VOICE when none is named). */
+/**
+ * The speech request with the server's model, a voice from the operator's list (TTS_VOICE when
+ * none is named), and an audio format the kiosk plays: pcm or wav, or the one TTS_FORMAT forces
+ * (pcm, or the forced one, when none is named).
+ */
 export function prepareSpeech(body: Buffer, service: SpeechService): Prepared {
   const request = jsonObject(body, 'speech');
   if (typeof request === 'string') return { ok: false, message: request };
   request['model'] = service.model;
+  const formats = service.format ? [service.format] : ['pcm', 'wav'];
+  const format = request['response_format'];
+  if (format === undefined || format === null) {
+    request['response_format'] = formats[0];
+  } else if (typeof format !== 'string' || !formats.includes(format)) {
+    const named = typeof format === 'string' ? `"${format.slice(0, 20)}"` : 'that';
+    const forced = service.format ? ' (TTS_FORMAT)' : '';
+    return { ok: false, message: `The response_format ${named} is not offered on this kiosk; it speaks ${formats.join(' or ')}${forced}.` };
+  }
   const voices = service.voices ?? [service.voice];
   const voice = request['voice'];
   if (voice === undefined || voice === null || voice === '') {

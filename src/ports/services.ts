@@ -13,9 +13,16 @@ export interface ServiceConfig {
    * the upload as the fallback)
    */
   stt: { model: string; mode: 'upload' | 'realtime' } | null;
-  /** the speech model and voice behind /api/tts */
-  tts: { model: string; voice: string } | null;
+  /** the speech model, voice and audio format behind /api/tts (format absent: `auto`) */
+  tts: { model: string; voice: string; format?: SpeechFormat } | null;
 }
+
+/**
+ * How the kiosk's voice is fetched (TTS_FORMAT): `pcm` streams raw 24 kHz audio and plays it as
+ * it arrives; `wav` fetches each sentence whole; `auto` streams, and fetches whole for the rest
+ * of the visit once the service refuses pcm.
+ */
+export type SpeechFormat = 'auto' | 'pcm' | 'wav';
 
 export const NO_SERVICES: ServiceConfig = { llm: null, stt: null, tts: null };
 

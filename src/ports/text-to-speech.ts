@@ -7,17 +7,24 @@ export interface SpeakOptions {
   signal?: AbortSignal;
 }
 
-/** One sentence, ready to play. */
+/** One sentence, ready to play (its first sound at hand; the rest may still be arriving). */
 export interface SpokenClip {
   /**
    * Plays the sentence; resolves when it has finished. Aborting `signal` silences it at once and
-   * resolves. `started` is called when sound begins. Rejects with a ServiceError on failure.
+   * resolves. `started` is called when sound begins. Rejects with a ServiceError on failure (for
+   * a sentence that breaks off while it plays: once what had arrived has been heard).
+   *
+   * `scheduled`, when the voice can queue sound ahead, is called once all of the sentence is
+   * queued: a clip of the same voice played from then on starts exactly where this one ends.
    */
-  play(signal: AbortSignal, started: () => void): Promise<void>;
+  play(signal: AbortSignal, started: () => void, scheduled?: () => void): Promise<void>;
 }
 
 export interface TextToSpeech {
   readonly name: string;
-  /** Prepares one sentence. Rejects with a ServiceError when the service fails. */
+  /**
+   * Prepares one sentence: resolves as soon as it can start sounding (a streaming voice: when
+   * its first audio has arrived). Rejects with a ServiceError when the service fails.
+   */
   prepare(text: string, options: SpeakOptions): Promise<SpokenClip>;
 }

@@ -86,6 +86,7 @@ export class KioskVoice {
         this.refresh();
       },
       quiet: () => this.refresh(),
+      firstAudio: () => this.mark('vk:tts-first-chunk'),
       failed: (error, fallingBack) => {
         console.warn(`kiosk: speech failed (${error.message}); ${fallingBack ? 'the next voice takes over' : 'captions only'}`);
         this.speakingWith = speaker.voiceName;

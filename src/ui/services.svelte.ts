@@ -229,7 +229,7 @@ export class KioskServices {
     if (!this.openai) return null;
     if (service === 'llm') return llm ? this.openai.checkChat(this.url(API.llm), llm.model) : null;
     if (service === 'stt') return stt ? this.openai.checkTranscription(this.url(API.stt), stt.model, this.voiceSettings.language ?? language) : null;
-    return tts ? this.openai.checkSpeech(this.url(API.tts), tts.model, this.voiceSettings.voice ?? tts.voice) : null;
+    return tts ? this.openai.checkSpeech(this.url(API.tts), tts.model, this.voiceSettings.voice ?? tts.voice, tts.format) : null;
   }
 
   private recognizer(): SpeechToText | null {
@@ -249,7 +249,7 @@ export class KioskServices {
     const tts = this.config.tts;
     if (tts && this.openai) {
       const voice = this.voiceSettings.voice ?? tts.voice;
-      voices.push(new this.openai.OpenAISpeech({ baseURL: this.url(API.tts), model: tts.model, voice, audioContext: () => this.audio() }));
+      voices.push(new this.openai.OpenAISpeech({ baseURL: this.url(API.tts), model: tts.model, voice, format: tts.format ?? 'auto', audioContext: () => this.audio() }));
       // The tap that starts a visit lets audio play: make the context now, inside it.
       this.audio();
     }

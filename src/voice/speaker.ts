@@ -1,7 +1,8 @@
 // The kiosk's voice: sentences in, sound out, one after another. The next sentence is prepared
-// while the one before it plays; `stop()` silences everything at once (a barge-in, a new step, a
-// wipe). When the configured speech service fails, the rest is spoken by the fallback (the
-// browser's own voice); when that fails too, the kiosk goes on with captions only.
+// while the one before it plays, and with a voice that queues sound ahead it is put right behind
+// it, so there is no gap between sentences; `stop()` silences everything at once (a barge-in, a
+// new step, a wipe). When the configured speech service fails, the rest is spoken by the
+// fallback (the browser's own voice); when that fails too, the kiosk goes on with captions only.
 
 import { isAbort, ServiceError } from '../ports/service-error.ts';
 import type { SpokenClip, TextToSpeech } from '../ports/text-to-speech.ts';
@@ -13,6 +14,8 @@ export interface SpeakerEvents {
   quiet?(): void;
   /** one sentence began to sound */
   sentenceStarted?(text: string): void;
+  /** the first sentence of a reply (one said while nothing was queued) can start: its first audio is here */
+  firstAudio?(): void;
   /** a voice failed; `fallingBack` says whether another voice takes over */
   failed(error: ServiceError, fallingBack: boolean): void;
 }
@@ -20,6 +23,8 @@ export interface SpeakerEvents {
 interface Queued {
   text: string;
   clip: Promise<SpokenClip>;
+  /** its playing, once begun (in turn, or early: queued right behind the sentence before it) */
+  playing?: Promise<void>;
 }
 
 export class Speaker {
@@ -57,7 +62,14 @@ export class Speaker {
   say(text: string): void {
     const clean = text.trim();
     if (!clean || this.voices.length === 0) return;
-    this.queue.push({ text: clean, clip: this.prepare(clean, this.controller.signal) });
+    const signal = this.controller.signal;
+    const clip = this.prepare(clean, signal);
+    if (!this.busy) {
+      clip.then(() => {
+        if (!signal.aborted) this.events.firstAudio?.();
+      }, () => undefined);
+    }
+    this.queue.push({ text: clean, clip });
     if (!this.playing) {
       this.playing = true;
       this.drained = new Promise((resolve) => (this.markIdle = resolve));
@@ -90,16 +102,12 @@ export class Speaker {
       const next = this.queue.shift();
       if (!next) break;
       try {
-        const clip = await next.clip;
-        if (signal.aborted) break;
-        await clip.play(signal, () => {
-          if (signal.aborted) return;
-          if (!this.sounding) {
-            this.sounding = true;
-            this.events.speaking(true);
-          }
-          this.events.sentenceStarted?.(next.text);
-        });
+        if (!next.playing) {
+          const clip = await next.clip;
+          if (signal.aborted) break;
+          next.playing ??= this.sound(next, clip, signal);
+        }
+        await next.playing;
       } catch (error) {
         if (signal.aborted || isAbort(error)) break;
         if (!this.fallBack(error)) {
@@ -111,6 +119,36 @@ export class Speaker {
       }
     }
     if (!signal.aborted) this.finish();
+  }
+
+  private sound(item: Queued, clip: SpokenClip, signal: AbortSignal): Promise<void> {
+    const started = () => {
+      if (signal.aborted) return;
+      if (!this.sounding) {
+        this.sounding = true;
+        this.events.speaking(true);
+      }
+      this.events.sentenceStarted?.(item.text);
+    };
+    return clip.play(signal, started, () => this.queueBehind(signal));
+  }
+
+  /**
+   * All of the sentence playing is queued: the next, as soon as it is ready, goes right behind it
+   * (with no gap when it is ready before the one playing ends). Its failure is met in turn.
+   */
+  private queueBehind(signal: AbortSignal): void {
+    const after = this.queue[0];
+    if (!after || after.playing || signal.aborted) return;
+    after.clip.then(
+      (clip) => {
+        // Not first in line any more: either its turn has come (the loop plays it) or it was dropped.
+        if (signal.aborted || after.playing || this.queue[0] !== after) return;
+        after.playing = this.sound(after, clip, signal);
+        after.playing.catch(() => undefined);
+      },
+      () => undefined,
+    );
   }
 
   /** Drops the failed voice; true when another takes over. */

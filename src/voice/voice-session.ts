@@ -20,6 +20,7 @@ export type VoiceMark =
   | 'vk:pause-commit'
   | 'vk:transcript'
   | 'vk:barge-in'
+  | 'vk:tts-first-chunk'
   | 'vk:tts-start'
   | 'vk:tts-stop'
   | 'vk:vad-default-speech-end';

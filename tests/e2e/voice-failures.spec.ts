@@ -159,7 +159,7 @@ test('the keys stay on the server: not in the page, its scripts, or any answer i
   // The page and its scripts, loaded afresh so their answers are seen.
   await page.reload();
   const config = await page.evaluate(() => fetch('/api/config').then((r) => r.text()));
-  expect(JSON.parse(config)).toEqual({ llm: { model: 'test-chat' }, stt: { model: 'test-whisper', mode: 'upload' }, tts: { model: 'test-tts', voice: 'test-voice' } });
+  expect(JSON.parse(config)).toEqual({ llm: { model: 'test-chat', earlyStart: true }, stt: { model: 'test-whisper', mode: 'upload' }, tts: { model: 'test-tts', voice: 'test-voice', format: 'auto' } });
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await speak(0);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });

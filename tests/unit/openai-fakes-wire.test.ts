@@ -213,6 +213,60 @@ describe('audio', () => {
     expect((await pcm.arrayBuffer()).byteLength).toBe(24_000 * 2);
     await expect(client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi' })).rejects.toBeInstanceOf(BadRequestError);
   });
+
+  it('streams pcm in chunks at its pace: the first arrives while the rest is still to be sent', async () => {
+    fake.tts.durationFor = () => 1000;
+    Object.assign(fake.tts, { firstChunkMs: 50, chunkMs: 100, realTimeFactor: 0.5 });
+    const asked = Date.now();
+    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'A long sentence.', response_format: 'pcm' });
+    expect(response.headers.get('content-type')).toBe('audio/pcm');
+    expect(response.headers.get('content-length')).toBeNull();
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    const firstAt = Date.now();
+    let bytes = first.value!.byteLength;
+    for (let part = await reader.read(); !part.done; part = await reader.read()) bytes += part.value.byteLength;
+    expect(bytes).toBe(24_000 * 2);
+    const [delivery] = fake.tts.deliveries;
+    expect(delivery).toMatchObject({ input: 'A long sentence.', format: 'pcm', audioMs: 1000, chunks: 10, sent: 10, gone: false });
+    expect(delivery!.firstChunkAt! - asked).toBeGreaterThanOrEqual(45);
+    // Nine more chunks, 50 ms apart: the first was read about 450 ms before the last went out.
+    expect(delivery!.lastChunkAt! - delivery!.firstChunkAt!).toBeGreaterThanOrEqual(400);
+    expect(firstAt).toBeLessThan(delivery!.lastChunkAt!);
+  });
+
+  it('streams a WAV too, whose pieces join into one that decodes', async () => {
+    fake.tts.durationFor = () => 500;
+    fake.tts.chunkMs = 100;
+    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi', response_format: 'wav' });
+    const wav = decodeWav(new Uint8Array(await response.arrayBuffer()));
+    expect(wav.samples.length).toBe(12_000);
+    expect(fake.tts.deliveries[0]).toMatchObject({ format: 'wav', chunks: 5, sent: 5 });
+  });
+
+  it('as a service that knows no pcm, refuses it with a 400 about response_format, and still speaks wav', async () => {
+    fake.tts.refusePcm = true;
+    const refused = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi', response_format: 'pcm' }).then(() => null, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect(refused).toMatchObject({ status: 400, param: 'response_format', type: 'invalid_request_error', message: expect.stringContaining("'pcm'") });
+    const wav = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi', response_format: 'wav' });
+    expect(wav.headers.get('content-type')).toBe('audio/wav');
+    expect(fake.tts.requests.map((r) => r.response_format)).toEqual(['pcm', 'wav']);
+  });
+
+  it('holds a stream open after some chunks, and sees the client go away', async () => {
+    fake.tts.holdAfterChunks = 2;
+    const controller = new AbortController();
+    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello there', response_format: 'pcm' }, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    let bytes = 0;
+    while (bytes < 2 * 4800) bytes += (await reader.read()).value!.byteLength;
+    expect(fake.tts.deliveries[0]).toMatchObject({ sent: 2, gone: false });
+    controller.abort();
+    await fake.tts.whenAborted(1);
+    expect(fake.tts.deliveries[0]!.gone).toBe(true);
+    expect(fake.tts.deliveries[0]!.lastChunkAt).toBeUndefined();
+  });
 });
 
 describe('failures, as the SDK sees them', () => {

@@ -73,6 +73,36 @@ describe('streaming', () => {
     expect(rest).toBe('data: {"n":2}\n\ndata: [DONE]\n\n');
   });
 
+  it('passes streamed speech on chunk by chunk: the first pcm reaches the page before the upstream sends its last', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let upstreamDone = false;
+    const first = Buffer.from([0x01, 0x02, 0x03]); // an odd length: half a sample held over
+    const base = (
+      await harness.startUpstream((_req, res) => {
+        res.writeHead(200, { 'content-type': 'audio/pcm' });
+        res.write(first);
+        void released.then(() => {
+          res.end(Buffer.from([0x04, 0x05, 0x06]));
+          upstreamDone = true;
+        });
+      })
+    ).base;
+    const url = await harness.startKiosk({ tts: { baseUrl: base, apiKey: KEY, model: 'tts-1', voice: 'alloy' } });
+    const response = await fetch(`${url}/api/tts/audio/speech`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: 'Hello', response_format: 'pcm' }) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('audio/pcm');
+    expect(response.headers.get('content-encoding')).toBeNull();
+    const reader = response.body!.getReader();
+    // The upstream sends its last chunk only after this read: it can finish only if nothing buffers.
+    expect([...(await reader.read()).value!]).toEqual([...first]);
+    expect(upstreamDone).toBe(false);
+    release();
+    const rest: number[] = [];
+    for (let part = await reader.read(); !part.done; part = await reader.read()) rest.push(...part.value);
+    expect(rest).toEqual([0x04, 0x05, 0x06]);
+  });
+
   it('aborts the upstream request as soon as the page closes a stream', async () => {
     let upstreamClosed!: Promise<boolean>;
     const base = await startUpstream((_req, res) => {

@@ -79,7 +79,7 @@ describe('GET /api/config', () => {
     const answer = await raw(url, '/api/config');
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(answer.body)).toEqual({ llm: { model: MODEL, earlyStart: true }, stt: { model: 'whisper-1', mode: 'upload' }, tts: { model: 'tts-1', voice: 'nova' } });
+    expect(JSON.parse(answer.body)).toEqual({ llm: { model: MODEL, earlyStart: true }, stt: { model: 'whisper-1', mode: 'upload' }, tts: { model: 'tts-1', voice: 'nova', format: 'auto' } });
     expect(answer.body).not.toContain('127.0.0.1');
     expect(up.received).toEqual([]);
   });
@@ -237,9 +237,27 @@ describe('forwarding', () => {
     expect(up.received[0]?.url).toBe('/v1/audio/speech');
     expect(JSON.parse(up.received[0]?.body.toString() ?? '')).toEqual({ input: 'Welcome', response_format: 'wav', model: 'tts-1', voice: 'alloy' });
 
-    // Another voice the operator offers is taken; the model is always the server's.
+    // Another voice the operator offers is taken; the model is always the server's; no format is pcm.
     await post(url, '/api/tts/audio/speech', { input: 'Hi', model: 'tts-1-hd', voice: 'nova' });
-    expect(JSON.parse(up.received[1]?.body.toString() ?? '')).toEqual({ input: 'Hi', model: 'tts-1', voice: 'nova' });
+    expect(JSON.parse(up.received[1]?.body.toString() ?? '')).toEqual({ input: 'Hi', model: 'tts-1', voice: 'nova', response_format: 'pcm' });
+  });
+
+  it('passes on pcm and wav only, and only the format TTS_FORMAT forces', async () => {
+    const up = await startUpstream();
+    const open = await startKiosk({ tts: { ...service(up.base, { model: 'tts-1' }), voice: 'alloy' } });
+    for (const format of ['pcm', 'wav']) expect((await post(open, '/api/tts/audio/speech', { input: 'Hi', response_format: format })).status).toBe(200);
+    const mp3 = await post(open, '/api/tts/audio/speech', { input: 'Hi', response_format: 'mp3' });
+    expect(mp3.status).toBe(400);
+    expect(errorOf(mp3).message).toBe('The response_format "mp3" is not offered on this kiosk; it speaks pcm or wav.');
+    expect(up.received).toHaveLength(2);
+
+    const wavOnly = await startKiosk({ tts: { ...service(up.base, { model: 'tts-1' }), voice: 'alloy', format: 'wav' } });
+    const pcm = await post(wavOnly, '/api/tts/audio/speech', { input: 'Hi', response_format: 'pcm' });
+    expect(pcm.status).toBe(400);
+    // The page's own fallback reads a refusal about response_format as "ask for wav".
+    expect(errorOf(pcm).message).toBe('The response_format "pcm" is not offered on this kiosk; it speaks wav (TTS_FORMAT).');
+    await post(wavOnly, '/api/tts/audio/speech', { input: 'Hi' });
+    expect(JSON.parse(up.received[2]?.body.toString() ?? '')).toMatchObject({ response_format: 'wav' });
   });
 
   it('sends no Authorization at all to a service without a key', async () => {

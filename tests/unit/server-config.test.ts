@@ -101,6 +101,19 @@ describe('readConfig', () => {
     expect(alone.warnings).toEqual([expect.stringContaining('STT_BASE_URL')]);
   });
 
+  it('reads TTS_FORMAT: pcm or wav forces that format, unset leaves pcm with the wav fallback', () => {
+    const tts = (format?: string) => readConfig({ TTS_BASE_URL: 'http://localhost:9001/v1', ...(format === undefined ? {} : { TTS_FORMAT: format }) }).tts!;
+    expect(tts().format).toBeUndefined();
+    expect(tts(' WAV ').format).toBe('wav');
+    expect(tts('pcm').format).toBe('pcm');
+    expect(tts('').format).toBeUndefined();
+    expect(publicConfig(readConfig({ TTS_BASE_URL: 'http://localhost:9001/v1' })).tts?.format).toBe('auto');
+    expect(publicConfig(readConfig({ TTS_BASE_URL: 'http://localhost:9001/v1', TTS_FORMAT: 'wav' })).tts?.format).toBe('wav');
+    const message = configError({ TTS_BASE_URL: 'http://localhost:9001/v1', TTS_FORMAT: 'mp3' });
+    expect(message).toContain('TTS_FORMAT');
+    expect(message).toContain('"mp3"');
+  });
+
   it('refuses a language model without LLM_MODEL, naming the variable', () => {
     const message = configError({ LLM_BASE_URL: 'http://localhost:11434/v1' });
     expect(message).toContain('LLM_MODEL');
@@ -216,7 +229,7 @@ describe('publicConfig', () => {
       TTS_API_KEY: 'sk-secret-tts',
     });
     const view = publicConfig(config);
-    expect(view).toEqual({ llm: { model: 'gpt-4o-mini', earlyStart: true }, stt: null, tts: { model: 'tts-1', voice: 'alloy' } });
+    expect(view).toEqual({ llm: { model: 'gpt-4o-mini', earlyStart: true }, stt: null, tts: { model: 'tts-1', voice: 'alloy', format: 'auto' } });
     expect(JSON.stringify(view)).not.toMatch(/secret|example\.com/);
   });
 

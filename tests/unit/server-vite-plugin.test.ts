@@ -58,7 +58,7 @@ describe('kioskApi in vite dev', () => {
   it('answers /api/config from the folder’s .env', async () => {
     const response = await fetch(`${url}/api/config`);
     const body = await response.text();
-    expect(JSON.parse(body)).toEqual({ llm: null, stt: null, tts: { model: 'tts-1', voice: 'nova' } });
+    expect(JSON.parse(body)).toEqual({ llm: null, stt: null, tts: { model: 'tts-1', voice: 'nova', format: 'auto' } });
     expect(body).not.toContain('sk-dev-only');
   });
 

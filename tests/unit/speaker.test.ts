@@ -98,6 +98,63 @@ describe('speaker', () => {
     expect(speaker.voiceName).toBe('browser');
   });
 
+  it('tells once per reply when its first sentence has its first audio', async () => {
+    const voice = new TestVoice('test');
+    let firstAudio = 0;
+    const speaker = new Speaker([voice], 'en-US', { speaking: () => {}, failed: () => {}, firstAudio: () => firstAudio++ });
+    speaker.say('One.');
+    speaker.say('Two.');
+    await flush();
+    expect(firstAudio).toBe(1);
+    voice.playing.shift()!.end();
+    await flush();
+    voice.playing.shift()!.end();
+    await speaker.idle();
+    speaker.say('A new reply.');
+    await flush();
+    expect(firstAudio).toBe(2);
+  });
+
+  it('plays a ready sentence as soon as the one before has all its sound queued, so it follows with no gap', async () => {
+    const scheduled: (() => void)[] = [];
+    const log: string[] = [];
+    const ends: (() => void)[] = [];
+    const queuing: TextToSpeech = {
+      name: 'queuing',
+      prepare: async (text) => ({
+        play: (_signal, started, queued) =>
+          new Promise<void>((resolve) => {
+            log.push(`play ${text}`);
+            started();
+            scheduled.push(() => queued?.());
+            ends.push(() => {
+              log.push(`end ${text}`);
+              resolve();
+            });
+          }),
+      }),
+    };
+    const { speaker, speaking } = setup([queuing]);
+    speaker.say('One.');
+    speaker.say('Two.');
+    speaker.say('Three.');
+    await flush();
+    expect(log).toEqual(['play One.']);
+    scheduled[0]!(); // all of One is queued: Two goes right behind it
+    await flush();
+    expect(log).toEqual(['play One.', 'play Two.']);
+    ends[0]!();
+    await flush();
+    // Three waits until Two has all its sound queued (or has ended).
+    expect(log).toEqual(['play One.', 'play Two.', 'end One.']);
+    ends[1]!();
+    await flush();
+    expect(log.slice(3)).toEqual(['end Two.', 'play Three.']);
+    ends[2]!();
+    await speaker.idle();
+    expect(speaking).toEqual([true, false]);
+  });
+
   it('goes on with captions only when every voice fails', async () => {
     const { speaker, failures, speaking, quiet } = setup([new TestVoice('only', () => true)]);
     speaker.say('One.');

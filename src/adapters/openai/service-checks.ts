@@ -1,10 +1,13 @@
 // The operator's "Test" of each service: one short, real request through the kiosk's own /api/
 // routes (so the server's key, model and address are what is tested), and a plain answer.
 
+import { APIError } from 'openai';
+import { ServiceError } from '../../ports/service-error.ts';
+import type { SpeechFormat } from '../../ports/services.ts';
 import { createOpenAIClient } from './client.ts';
 import { RequestWatch, toServiceError } from './failures.ts';
+import { carriesPcm, PcmRefused, refusesPcm } from './speech-format.ts';
 import { OpenAITranscriber } from './transcriber.ts';
-import type { ServiceError } from '../../ports/service-error.ts';
 
 /** What a test came to: whether the service answered as it should, and how long it took. */
 export interface CheckResult {
@@ -39,14 +42,33 @@ export function checkTranscription(baseURL: string, model: string, language: str
   });
 }
 
-/** The kiosk's voice: one short sentence, which must come back as audio (it is not played). */
-export function checkSpeech(baseURL: string, model: string, voice: string): Promise<CheckResult> {
+/**
+ * The kiosk's voice: one short sentence, which must come back as audio (it is not played), in the
+ * format the kiosk speaks with (`auto`: pcm, else WAV when the service refuses pcm).
+ */
+export function checkSpeech(baseURL: string, model: string, voice: string, format: SpeechFormat = 'auto'): Promise<CheckResult> {
   return timed('tts', async (signal) => {
     const client = createOpenAIClient(baseURL);
-    const response = await client.audio.speech.create({ model, voice, input: 'Test.', response_format: 'wav' }, { signal });
-    const bytes = (await response.arrayBuffer()).byteLength;
+    const ask = async (as: 'pcm' | 'wav'): Promise<number> => {
+      const response = await client.audio.speech.create({ model, voice, input: 'Test.', response_format: as }, { signal });
+      const type = response.headers.get('content-type');
+      if (as === 'pcm' && !carriesPcm(type)) throw new PcmRefused(`it answered with ${type}`);
+      return (await response.arrayBuffer()).byteLength;
+    };
+    let bytes: number;
+    let fellBack = false;
+    try {
+      bytes = await ask(format === 'wav' ? 'wav' : 'pcm');
+    } catch (error) {
+      const refused = error instanceof PcmRefused || (error instanceof APIError && refusesPcm(error.status, error.message));
+      if (!refused) throw error;
+      if (format !== 'auto') throw new ServiceError('tts', 'malformed', error.message);
+      fellBack = true;
+      bytes = await ask('wav');
+    }
     if (bytes === 0) throw new Error('the service answered with no audio');
-    return `spoke "Test." (${(bytes / 1024).toFixed(0)} KB of audio, voice ${voice})`;
+    const wav = fellBack ? '; as WAV, since the service refuses pcm' : '';
+    return `spoke "Test." (${(bytes / 1024).toFixed(0)} KB of audio, voice ${voice}${wav})`;
   });
 }
 

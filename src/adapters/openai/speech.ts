@@ -1,12 +1,19 @@
-// Text to speech over an OpenAI-compatible `/audio/speech` endpoint, played through Web Audio.
-// Browser only, and thin: fetch a WAV, decode it, play it on a context the page shares.
+// Text to speech over an OpenAI-compatible `/audio/speech` endpoint, played through Web Audio on
+// the context the page shares. Each sentence is asked for as raw pcm and played while it
+// arrives (streamed-clip.ts); a service that refuses pcm is asked for WAV, fetched whole and
+// decoded (buffer-clip.ts), for the rest of the visit. TTS_FORMAT on the server forces either.
 
 import type OpenAI from 'openai';
+import { APIError } from 'openai';
 import { ServiceError } from '../../ports/service-error.ts';
+import type { SpeechFormat } from '../../ports/services.ts';
 import type { SpeakOptions, SpokenClip, TextToSpeech } from '../../ports/text-to-speech.ts';
-import { watchClipEnd } from './clip-end-watch.ts';
+import { Playhead, type AudioOutput } from './audio-out.ts';
+import { BufferClip } from './buffer-clip.ts';
 import { createOpenAIClient } from './client.ts';
 import { abortError, RequestWatch, toServiceError } from './failures.ts';
+import { carriesPcm, PcmRefused, refusesPcm } from './speech-format.ts';
+import { StreamedClip } from './streamed-clip.ts';
 
 export interface OpenAISpeechOptions {
   /** the API's base URL, e.g. `${origin}/api/tts` */
@@ -14,39 +21,90 @@ export interface OpenAISpeechOptions {
   model: string;
   voice: string;
   /** the page's AudioContext (one, resumed on a tap, shared with everything that plays) */
-  audioContext: () => AudioContext;
-  /** how long fetching one sentence may take (default 15000) */
+  audioContext: () => AudioOutput;
+  /** `auto` (default): pcm, and WAV once the service refuses it; `pcm` or `wav`: that alone */
+  format?: SpeechFormat;
+  /**
+   * how long the service may keep a sentence waiting: for its first audio, and (streamed)
+   * between two chunks (default 15000)
+   */
   timeoutMs?: number;
 }
-
-/** How long `play` waits for a suspended AudioContext to resume before it gives up. */
-const RESUME_WAIT_MS = 1000;
 
 /** A TextToSpeech over OpenAI's speech API. */
 export class OpenAISpeech implements TextToSpeech {
   readonly name: string;
   private readonly client: OpenAI;
   private readonly timeoutMs: number;
+  /** what the next sentence is asked for as; `auto` turns into `wav` when the service refuses pcm */
+  private format: SpeechFormat;
+  private playhead: Playhead | null = null;
 
   constructor(private readonly options: OpenAISpeechOptions) {
     this.name = `openai:${options.model}:${options.voice}`;
     this.client = createOpenAIClient(options.baseURL);
     this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.format = options.format ?? 'auto';
   }
 
-  /** Fetches and decodes one sentence. Rejects with a ServiceError('tts'), or an AbortError. */
+  /** Fetches one sentence, until it can start. Rejects with a ServiceError('tts'), or an AbortError. */
   async prepare(text: string, options: SpeakOptions): Promise<SpokenClip> {
+    if (this.format === 'wav') return this.whole(text, options);
+    try {
+      return await this.streamed(text, options);
+    } catch (error) {
+      if (!(error instanceof PcmRefused)) throw error;
+      if (this.format === 'pcm') throw new ServiceError('tts', 'malformed', error.message);
+      this.format = 'wav';
+      return this.whole(text, options);
+    }
+  }
+
+  /** Raw pcm, ready once its first audio is here; the rest goes on arriving while it plays. */
+  private async streamed(text: string, options: SpeakOptions): Promise<SpokenClip> {
+    const watch = new RequestWatch(options.signal);
+    watch.arm(this.timeoutMs);
+    const failure = (error: unknown): Error => {
+      if (watch.timedOut) return new ServiceError('tts', 'timeout', `no audio for ${this.timeoutMs} ms`);
+      if (watch.cancelled) return abortError(options.signal);
+      return toServiceError('tts', error);
+    };
+    let response: Response;
+    try {
+      response = await this.speech(text, 'pcm', watch.signal);
+    } catch (error) {
+      watch.dispose();
+      if (error instanceof APIError && refusesPcm(error.status, error.message)) throw new PcmRefused(error.message);
+      throw failure(error);
+    }
+    const type = response.headers.get('content-type');
+    if (!carriesPcm(type) || !response.body) {
+      watch.dispose();
+      void response.body?.cancel().catch(() => {});
+      throw new PcmRefused(`it answered with ${type ?? 'no body'}`);
+    }
+    const clip = new StreamedClip(this.context(), this.clock(), {
+      body: response.body,
+      moved: () => watch.arm(this.timeoutMs),
+      failure,
+      done: () => watch.dispose(),
+    });
+    await clip.firstAudio;
+    return clip;
+  }
+
+  /** A WAV, fetched whole and decoded. */
+  private async whole(text: string, options: SpeakOptions): Promise<SpokenClip> {
     const watch = new RequestWatch(options.signal);
     watch.arm(this.timeoutMs);
     try {
-      const { model, voice } = this.options;
-      const response = await this.client.audio.speech.create({ model, voice, input: text, response_format: 'wav' }, { signal: watch.signal });
+      const response = await this.speech(text, 'wav', watch.signal);
       const bytes = await response.arrayBuffer();
-      const context = this.options.audioContext();
+      const context = this.context();
       const buffer = await context.decodeAudioData(bytes).catch((error: unknown) => {
         throw new ServiceError('tts', 'malformed', `audio that does not decode (${bytes.byteLength} bytes): ${(error as Error).message}`);
       });
-      return new BufferClip(context, buffer);
+      return new BufferClip(context, this.clock(), buffer);
     } catch (error) {
       if (watch.timedOut) throw new ServiceError('tts', 'timeout', `no audio within ${this.timeoutMs} ms`);
       if (watch.cancelled) throw abortError(options.signal);
@@ -55,54 +113,19 @@ export class OpenAISpeech implements TextToSpeech {
       watch.dispose();
     }
   }
-}
 
-/** A decoded sentence, played once through an AudioBufferSourceNode. */
-class BufferClip implements SpokenClip {
-  constructor(
-    private readonly context: AudioContext,
-    private readonly buffer: AudioBuffer,
-  ) {}
-
-  async play(signal: AbortSignal, started: () => void): Promise<void> {
-    if (signal.aborted) return;
-    await this.ensureRunning();
-    if (signal.aborted) return;
-    const source = this.context.createBufferSource();
-    source.buffer = this.buffer;
-    source.connect(this.context.destination);
-    await new Promise<void>((resolve) => {
-      let unwatch = () => {};
-      const finish = () => {
-        unwatch();
-        signal.removeEventListener('abort', stop);
-        source.onended = null;
-        source.disconnect();
-        resolve();
-      };
-      const stop = () => {
-        source.stop();
-        finish();
-      };
-      source.onended = finish;
-      signal.addEventListener('abort', stop, { once: true });
-      source.start();
-      // The `ended` event alone must not decide when the kiosk may listen again.
-      const context = this.context;
-      unwatch = watchClipEnd({ clock: { now: () => context.currentTime }, startedAt: context.currentTime, duration: this.buffer.duration, overdue: stop });
-      started();
-    });
+  private speech(input: string, format: 'pcm' | 'wav', signal: AbortSignal): Promise<Response> {
+    const { model, voice } = this.options;
+    return this.client.audio.speech.create({ model, voice, input, response_format: format }, { signal });
   }
 
-  /** A suspended context plays nothing and never ends: resume it, or say why not. */
-  private async ensureRunning(): Promise<void> {
-    if (this.context.state === 'running') return;
-    if (this.context.state === 'closed') throw new ServiceError('tts', 'missing', 'the AudioContext is closed');
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([this.context.resume(), new Promise<void>((resolve) => (timer = setTimeout(resolve, RESUME_WAIT_MS)))]);
-    clearTimeout(timer);
-    if ((this.context.state as AudioContextState) !== 'running') {
-      throw new ServiceError('tts', 'denied', 'the browser keeps audio output suspended until the visitor taps');
-    }
+  private context(): AudioOutput {
+    return this.options.audioContext();
+  }
+
+  /** The end of everything this voice has queued on the audio clock (one for all its sentences). */
+  private clock(): Playhead {
+    this.playhead ??= new Playhead({ now: () => this.context().currentTime });
+    return this.playhead;
   }
 }

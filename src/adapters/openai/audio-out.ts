@@ -1,0 +1,97 @@
+// Sound on the page's one AudioContext: where each piece of a spoken sentence is placed on the
+// audio clock (back to back, so chunks and sentences follow each other with no gap), and the
+// context woken before anything plays.
+
+import { ServiceError } from '../../ports/service-error.ts';
+import type { ClipClock } from './clip-end-watch.ts';
+
+/** The parts of an AudioBuffer the voice uses. */
+export interface SoundBuffer {
+  readonly duration: number;
+  getChannelData(channel: number): Float32Array;
+}
+
+/** The parts of an AudioBufferSourceNode the voice uses. */
+export interface SoundSource {
+  buffer: SoundBuffer | null;
+  connect(destination: unknown): unknown;
+  disconnect(): void;
+  start(when?: number): void;
+  stop(): void;
+  addEventListener(type: 'ended', listener: () => void): void;
+  removeEventListener(type: 'ended', listener: () => void): void;
+}
+
+/** The parts of the page's AudioContext the voice uses (so Node tests can stand in for it). */
+export interface AudioOutput {
+  readonly currentTime: number;
+  readonly state: string;
+  readonly destination: unknown;
+  resume(): Promise<void>;
+  createBuffer(channels: number, length: number, sampleRate: number): SoundBuffer;
+  createBufferSource(): SoundSource;
+  decodeAudioData(data: ArrayBuffer): Promise<SoundBuffer>;
+}
+
+/**
+ * How far ahead of the audio clock the first piece is placed. It covers the hop to the audio
+ * thread, and is the margin a stream's next chunk has to arrive in before the sound runs dry.
+ */
+export const LEAD_S = 0.05;
+
+/** How long `play` waits for a suspended AudioContext to resume before it gives up. */
+const RESUME_WAIT_MS = 1000;
+
+/**
+ * The end of everything one voice has queued on the audio clock. Each piece starts where the one
+ * before it ends, or a lead ahead of now when that end has already passed (the first piece of a
+ * reply, or a stream that fell behind).
+ */
+export class Playhead {
+  private end = 0;
+
+  constructor(
+    private readonly clock: ClipClock,
+    private readonly leadS = LEAD_S,
+  ) {}
+
+  /** Places a piece of `duration` seconds; returns the clock time it starts at. */
+  place(duration: number): number {
+    const at = Math.max(this.clock.now() + this.leadS, this.end);
+    this.end = at + duration;
+    return at;
+  }
+
+  /** When the last piece placed ends. */
+  get endsAt(): number {
+    return this.end;
+  }
+
+  /** What was queued has been stopped: the next piece starts a lead ahead of now. */
+  clear(): void {
+    this.end = 0;
+  }
+}
+
+/** Calls `then` when the audio clock reaches `at` (at once when it has). Returns the cancel. */
+export function atClockTime(clock: ClipClock, at: number, then: () => void): () => void {
+  const ms = (at - clock.now()) * 1000;
+  if (ms <= 0) {
+    then();
+    return () => {};
+  }
+  const timer = setTimeout(then, ms);
+  return () => clearTimeout(timer);
+}
+
+/** A suspended context plays nothing and never ends: resume it, or say why not. */
+export async function ensureRunning(context: AudioOutput): Promise<void> {
+  if (context.state === 'running') return;
+  if (context.state === 'closed') throw new ServiceError('tts', 'missing', 'the AudioContext is closed');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([context.resume(), new Promise<void>((resolve) => (timer = setTimeout(resolve, RESUME_WAIT_MS)))]);
+  clearTimeout(timer);
+  if ((context.state as string) !== 'running') {
+    throw new ServiceError('tts', 'denied', 'the browser keeps audio output suspended until the visitor taps');
+  }
+}
