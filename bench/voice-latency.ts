@@ -71,7 +71,7 @@ function firstAfter(marks: readonly Mark[], name: string, from: number, until = 
 }
 
 /** One pipeline, `runs` visits of the bench fixture's ten lines, each answered by the model. */
-async function onePipeline(pipeline: Pipeline, runs: number, findings: Findings): Promise<void> {
+export async function onePipeline(pipeline: Pipeline, runs: number, findings: Findings): Promise<void> {
   await eachRun(`reply latency, ${pipeline}`, runs, findings, { fixture: 'bench', ...benchFlow('free-answer.yaml'), env: ENV[pipeline] }, async (kiosk, label) => {
     const lines = spokenLines(kiosk.fixture);
     applyProfile(kiosk);

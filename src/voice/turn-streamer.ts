@@ -74,6 +74,8 @@ export class TurnStreamer {
         if (this.pausedAfterCommit) this.current?.cancel();
         else this.commit();
         this.current = null;
+        // The turn is over: words still on their way are the turn's, no longer a likely turn.
+        this.pausedAfterCommit = false;
         this.offered = false;
         return;
       case 'speech':

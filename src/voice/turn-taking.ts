@@ -49,7 +49,7 @@ export const DEFAULT_DETECTOR: Readonly<DetectorSettings> = {
   prePadMs: 300,
   postPadMs: 100,
   maxTurnMs: 30_000,
-  pauseMs: 160,
+  pauseMs: 128,
 };
 
 /** How readily the microphone takes sound for speech: the operator's setting for a quiet or a loud room. */
@@ -120,6 +120,8 @@ export class TurnTaker {
   private expectation: Expectation = 'free';
   /** a pause was reported in the current silence */
   private paused = false;
+  /** frames in a row below the speech threshold (the tail of a word counts: a pause is a guess) */
+  private quietFrames = 0;
 
   constructor(
     private settings: TurnTakingSettings,
@@ -180,6 +182,7 @@ export class TurnTaker {
 
     this.buffer.push(samples);
     if (loud) this.speechFrames += 1;
+    this.quietFrames = loud ? 0 : this.quietFrames + 1;
     if (voiced) {
       this.silentFrames = 0;
       this.lastSpeechEndMs = endMs;
@@ -199,16 +202,22 @@ export class TurnTaker {
 
     const wait = this.expectation === 'dictation' ? this.settings.dictationSilenceMs : this.settings.endSilenceMs;
     if (silenceMs >= wait || endMs - this.firstSpeechMs >= d.maxTurnMs) events.push(this.finish(endMs));
-    else this.notePause(silenceMs, wait, endMs, events);
+    else this.notePause(wait, endMs, events);
     return events;
   }
 
-  /** A pause that may end the turn (reported once per silence), or speech that ends a pause. */
-  private notePause(silenceMs: number, wait: number, atMs: number, events: TurnEvent[]): void {
-    if (silenceMs === 0 && this.paused) {
+  /**
+   * A pause that may end the turn (reported once per silence), or speech that ends a pause. Unlike
+   * the end of the turn, a pause counts from the last frame loud enough to be speech, not the
+   * last voiced one: it is a guess that costs nothing when wrong, so it need not wait out a
+   * word's fading tail.
+   */
+  private notePause(wait: number, atMs: number, events: TurnEvent[]): void {
+    const quietMs = this.quietFrames * this.frameMs;
+    if (quietMs === 0 && this.paused) {
       this.paused = false;
       events.push({ type: 'resume', atMs });
-    } else if (!this.paused && silenceMs >= this.detector.pauseMs && this.detector.pauseMs < wait) {
+    } else if (!this.paused && quietMs >= this.detector.pauseMs && this.detector.pauseMs < wait) {
       this.paused = true;
       events.push({ type: 'pause', atMs, speechEndMs: this.lastSpeechEndMs });
     }
@@ -248,6 +257,7 @@ export class TurnTaker {
   private toQuiet(): void {
     this.phase = 'quiet';
     this.paused = false;
+    this.quietFrames = 0;
     // The frames after the last speech frame are the next turn's pre-pad.
     this.buffer = this.buffer.slice(this.spokenLength);
     this.speechFrames = 0;

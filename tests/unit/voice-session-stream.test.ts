@@ -142,7 +142,7 @@ describe('voice session with a streaming recogniser', () => {
     const { mic, stt, session, log } = setup(true);
     await session.start();
     mic.send(0.9, 480);
-    mic.send(0, 192); // a pause (160 ms), not yet the end (350 ms)
+    mic.send(0, 192); // a pause (128 ms or more), not yet the end (350 ms)
     expect(stt.stretches[0]!.state).toBe('committed');
     expect(log.marks).toContain('vk:pause-commit');
     stt.stretches[0]!.answer('Alex');

@@ -34,10 +34,13 @@ export interface AudioOutput {
 }
 
 /**
- * How far ahead of the audio clock the first piece is placed. It covers the hop to the audio
- * thread, and is the margin a stream's next chunk has to arrive in before the sound runs dry.
+ * How far ahead of the audio clock the first piece is placed: the hop to the audio thread (a few
+ * render quanta of 128 samples). Every millisecond of it is a millisecond before the reply is
+ * heard, so it is short; a stream that falls behind gets the same short lead, a brief gap at
+ * worst (the speech services send faster than real time, so the queue grows as a sentence plays).
+ * bench:voice measured 50 ms here as most of the kiosk's own overhead in a reply.
  */
-export const LEAD_S = 0.05;
+export const LEAD_S = 0.01;
 
 /** How long `play` waits for a suspended AudioContext to resume before it gives up. */
 const RESUME_WAIT_MS = 1000;
