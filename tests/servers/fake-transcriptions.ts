@@ -37,6 +37,8 @@ export class FakeTranscriptions {
   /** how long to take over a request, by the length of its audio (a latency profile; default none) */
   delayFor: (audioMs: number) => number = () => 0;
   private queue: SttEntry[] = [];
+  /** a line the realtime fake is answering in pieces: its words, the speech heard of it, the words given */
+  private piece: { entry: SttEntry; words: string[]; heardMs: number; given: number } | null = null;
   private readonly failures = new FailureSwitch<OutageMode>();
   private readonly requestWaiter = new CountWaiter(() => this.requests.length);
 
@@ -62,6 +64,7 @@ export class FakeTranscriptions {
 
   reset(): void {
     this.queue = [];
+    this.piece = null;
     this.requests.length = 0;
     this.delayFor = () => 0;
     this.failures.set('ok');
@@ -106,11 +109,48 @@ export class FakeTranscriptions {
    */
   answerFor(speechMs: number): string {
     if (speechMs === 0) return '';
+    if (this.piece) return this.answerPiece(speechMs);
     const entry = this.queue.shift();
     if (!entry) return '';
     const { minSpeechMs = 0, maxSpeechMs = Infinity } = entry;
     if (speechMs < minSpeechMs || speechMs > maxSpeechMs) return `[unexpected segment of ${speechMs} ms]`;
     return entry.text;
+  }
+
+  /**
+   * For the realtime fake, whose commits may cut a line at its pauses (the kiosk's early start):
+   * a commit with less speech than the next entry's least is a piece of that line and gets its
+   * share of the words; the piece that completes the line's speech gets the rest. The pieces'
+   * words joined are the line, as a real service transcribing the pieces would give.
+   */
+  answerPart(speechMs: number): string {
+    if (speechMs === 0) return '';
+    if (!this.piece) {
+      const entry = this.queue[0];
+      if (!entry || speechMs >= (entry.minSpeechMs ?? 0)) return this.answerFor(speechMs);
+      this.queue.shift();
+      this.piece = { entry, words: entry.text.split(/\s+/).filter(Boolean), heardMs: 0, given: 0 };
+    }
+    return this.answerPiece(speechMs);
+  }
+
+  private answerPiece(speechMs: number): string {
+    const piece = this.piece!;
+    piece.heardMs += speechMs;
+    const { minSpeechMs = 0, maxSpeechMs = Infinity } = piece.entry;
+    if (piece.heardMs > maxSpeechMs) {
+      this.piece = null;
+      return `[unexpected segment of ${piece.heardMs} ms]`;
+    }
+    if (piece.heardMs >= minSpeechMs) {
+      this.piece = null;
+      return piece.words.slice(piece.given).join(' ');
+    }
+    const share = Math.min(piece.words.length - 1, Math.floor((piece.words.length * piece.heardMs) / Math.max(1, minSpeechMs)));
+    const upto = Math.max(piece.given, share);
+    const words = piece.words.slice(piece.given, upto).join(' ');
+    piece.given = upto;
+    return words;
   }
 }
 
