@@ -2,14 +2,15 @@
 // `npm test`: every test, arranged so that the slow parts are not queued behind the fast ones and
 // the real-time parts have first call on the machine.
 //
-//   1. Chromium (installed with apt-get if missing) and the production build.
+//   1. Chromium (installed with apt-get if missing), then the production build and the type
+//      checks side by side.
 //   2. The voice tests: real speech played into Chromium in real time. They leave most of the two
 //      cores idle (the speech plays at its own pace), so the checking lane starts beside them at
 //      the lowest priority, taking only what the browsers leave: a busy machine can starve the
 //      browser's audio threads, and a voice cut short is a test failing for nothing. The checking
 //      lane is the size check (no source file over 400 lines and no function over 80 in src/,
-//      server/ and bin/), the import rules of .dependency-cruiser.cjs, type checks, unit and
-//      property tests, the flow checks and conversation tests; mostly CPU.
+//      server/ and bin/), the import rules of .dependency-cruiser.cjs, unit and property tests,
+//      the flow checks and conversation tests; mostly CPU.
 //   3. The touch tests once the voice tests are done (Chromium, waiting on the kiosk's own
 //      signals, which a busy machine only slows down), beside what is left of the checking lane,
 //      whose next scripts run at a milder priority. The browser tests print as they go; the
@@ -60,11 +61,12 @@ const started = Date.now();
 const chromium = await run('test:chromium');
 if (chromium !== 0) process.exit(chromium);
 
-const buildFailed = await lane(['build:quiet']);
-
 const checking = [];
-const checkingLane = lane(['check:sizes', 'check:imports', 'typecheck', 'test:unit', 'test:flows'], checking).then((failed) => {
-  process.stdout.write(`\n---- size check, import rules, type checks, unit tests, flow checks ----\n${Buffer.concat(checking).toString()}---- end of the checking lane ----\n\n`);
+// The type checks beside the build, before anything runs in real time: both are short when they
+// have the machine, and the lanes after them are long.
+const [buildFailed, typesFailed] = await Promise.all([lane(['build:quiet']), lane(['typecheck'], checking)]);
+const checkingLane = (typesFailed ? Promise.resolve(typesFailed) : lane(['check:sizes', 'check:imports', 'test:unit', 'test:flows'], checking)).then((failed) => {
+  process.stdout.write(`\n---- type checks, size check, import rules, unit tests, flow checks ----\n${Buffer.concat(checking).toString()}---- end of the checking lane ----\n\n`);
   return failed;
 });
 const voiceFailed = buildFailed ?? (await lane(['test:voice']));
