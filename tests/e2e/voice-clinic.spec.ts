@@ -141,8 +141,9 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Garcia', dob: '1984-03-05', reason: 'prescription' })]);
   await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
 
-  // Streamed recognition (STT_MODE=realtime): one commit per spoken line, in the flow's language, none uploaded.
-  expect(fakes.realtime.commits.map((c) => c.transcript)).toEqual([...HEARD]);
+  // Streamed recognition (STT_MODE=realtime, with the early start): every word came by the stream,
+  // in the flow's language, none uploaded. A line may be committed in stretches at its pauses.
+  expect(fakes.realtime.commits.map((c) => c.transcript).filter(Boolean).join(' ')).toBe(HEARD.join(' '));
   expect(fakes.realtime.sessions.map((s) => [s.language, s.model])).toContainEqual(['en', 'test-whisper']);
   expect(fakes.stt.requests).toHaveLength(0);
   // The model was asked in each state in turn, with that state's tools and nothing else.

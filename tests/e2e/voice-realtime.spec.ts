@@ -1,6 +1,6 @@
 // Streaming speech recognition in Chromium (STT_MODE=realtime): the kiosk sends the visitor's
 // audio to its server's relay while they speak, commits once per turn, shows the words as they
-// come, clears a noise without committing it, and when the socket drops the turn goes by upload
+// come, never commits a noise, and when the socket drops the turn goes by upload
 // with no word lost. The relay holds the key: nothing the page sends or receives carries it.
 // Speech is espeak-ng's and, once, a recorded person's, pauses, breaths and all.
 
@@ -20,7 +20,7 @@ const REALTIME = { STT_MODE: 'realtime' };
 const ONE_COMMIT = { STT_MODE: 'realtime', LLM_EARLY_START: 'off' };
 
 test('onboarding streamed: audio goes out while the visitor speaks, one commit a turn, words shown as they come', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: REALTIME });
+  const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: ONE_COMMIT });
   const frames: string[] = [];
   page.on('websocket', (ws) => {
     ws.on('framesent', (f) => frames.push(String(f.payload)));
@@ -68,8 +68,8 @@ test('onboarding streamed: audio goes out while the visitor speaks, one commit a
   expect((await marks())['vk:speech-end']).toHaveLength(3);
 });
 
-test('a noise burst is cleared and never committed; the words after it are', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, microphone, say } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' }, env: REALTIME });
+test('noise bursts are never committed: the words after them are the only commit', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, microphone, say } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' }, env: ONE_COMMIT });
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.']));
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello! What is your first name?' } }]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
@@ -79,14 +79,13 @@ test('a noise burst is cleared and never committed; the words after it are', asy
   await microphone!.play(2);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 20_000 });
   expect(fakes.realtime.commits).toHaveLength(1);
-  // the burst loud enough to start a turn was sent, then cleared
-  expect(fakes.realtime.sessions.reduce((n, s) => n + s.clears, 0)).toBeGreaterThanOrEqual(1);
+  // (a burst the detector takes for an onset is sent, then cleared: voice-session-stream.test.ts)
   expect(fakes.realtime.commits[0]!.transcript).toBe('My name is Alex.');
   await expect(visitorLines(page)).toHaveText(['You: My name is Alex.']);
 });
 
 test('the socket drops mid-turn: the turn goes by upload with its kept audio, and the next turn streams again', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: REALTIME });
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: ONE_COMMIT });
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
   fakes.llm.script([
     { when: { user: /^yes/i, system: /first name/i }, reply: { tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },
@@ -172,7 +171,7 @@ states:
       on_ui_event: { form_submit: __end__ }
 `;
 
-test('early start: a number dictated with a pause is committed in stretches and heard as one answer; a reply prepared at the pause is dropped unused', async ({ voiceKiosk }) => {
+test('early start: a number dictated with a pause is committed in stretches and heard as one answer; a reply prepared for part of it is dropped unused', async ({ voiceKiosk }) => {
   const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'digits-pause', flows: { '/test-flows/phone.yaml': PHONE_FLOW }, query: { flow: '/test-flows/phone.yaml' }, env: REALTIME });
   // One answer per stretch the kiosk commits: the words before the 0.4 s pause, then the rest.
   fakes.stt.script([{ text: 'My number is 07700' }, { text: '983123.' }, { text: '' }, { text: '' }]);
@@ -191,13 +190,14 @@ test('early start: a number dictated with a pause is committed in stretches and 
   const heard = fakes.realtime.commits.map((c) => c.transcript).filter(Boolean).join(' ');
   expect(heard).toBe('My number is 07700 983123.');
   await expect(visitorLines(page)).toHaveText([`You: ${heard}`]);
-  // A reply asked for at the pause (when the first stretch's words came back before the visitor
-  // went on, which a busy machine can delay) was dropped, never taken: its partial number never
-  // reached the screen or the flow.
+  // Every reply asked for at a pause was either dropped (the visitor went on) or taken by the
+  // finished turn with the very same words; none asked for the partial number was taken, which
+  // the end screen shows: the number is whole.
   const m = await marks();
-  const asked = m['vk:early-reply-asked']?.length ?? 0;
-  expect(m['vk:early-reply-dropped']?.length ?? 0).toBe(asked);
-  expect(m['vk:early-reply-taken']).toBeUndefined();
-  expect(fakes.llm.requests.filter((r) => JSON.stringify(r.messages.at(-1)).includes('My number is 07700"'))).toHaveLength(asked);
+  const [asked, taken, dropped] = ['asked', 'taken', 'dropped'].map((k) => m[`vk:early-reply-${k}`]?.length ?? 0);
+  expect(taken! + dropped!).toBe(asked);
+  expect(taken).toBeLessThanOrEqual(1);
+  const partial = fakes.llm.requests.filter((r) => JSON.stringify(r.messages.at(-1)).includes('My number is 07700"')).length;
+  expect(partial).toBeLessThanOrEqual(dropped!);
   await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['07700 983123']);
 });
