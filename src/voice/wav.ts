@@ -2,6 +2,8 @@
 // for the segments the kiosk sends to transcription; decoding for the speech services' answers
 // and the tests. Pure: no DOM, runs in Node.
 
+import { toPcm16 } from './pcm.ts';
+
 /** Encodes mono samples in [-1, 1] as a 16-bit PCM WAV file. */
 export function encodeWav(samples: Float32Array, sampleRate: number): ArrayBuffer {
   const bytes = 44 + samples.length * 2;
@@ -23,10 +25,7 @@ export function encodeWav(samples: Float32Array, sampleRate: number): ArrayBuffe
   view.setUint16(34, 16, true); // bits per sample
   ascii(36, 'data');
   view.setUint32(40, samples.length * 2, true);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.max(-1, Math.min(1, samples[i]!));
-    view.setInt16(44 + i * 2, s < 0 ? s * 0x8000 : s * 0x7fff, true);
-  }
+  new Uint8Array(buffer, 44).set(toPcm16(samples));
   return buffer;
 }
 

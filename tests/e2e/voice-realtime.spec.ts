@@ -6,6 +6,7 @@
 
 import { transcriptsFor, TEST_KEYS } from '../support/voice-kiosk.ts';
 import { expectStep, fieldBlock, visitorLines } from './support/kiosk.ts';
+import { PHONE_FLOW } from './support/flows.ts';
 import { expect, test } from './support/voice.ts';
 
 test.describe.configure({ timeout: 60_000 });
@@ -149,27 +150,6 @@ test("a person's recorded voice, with second-long pauses inside, is streamed as 
   expect(commit!.speechMs).toBeGreaterThan(line!.endMs - line!.startMs - 1000);
 });
 
-const PHONE_FLOW = `
-id: phone_check
-title: Your phone number
-states:
-  ask_phone:
-    ui:
-      artifact_type: form
-      title: What is your phone number?
-      fields: [ { id: phone, type: tel, label: Phone number, required: true } ]
-    agent:
-      prompt: Ask for the visitor's phone number and call save_phone with it.
-      tools: [save_phone]
-    tools:
-      save_phone:
-        description: Capture the phone number.
-        parameters:
-          phone: { type: phone, required: true }
-    transitions:
-      on_tool_call: { save_phone: __end__ }
-      on_ui_event: { form_submit: __end__ }
-`;
 
 test('early start: a number dictated with a pause is committed in stretches and heard as one answer; a reply prepared for part of it is dropped unused', async ({ voiceKiosk }) => {
   const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'digits-pause', flows: { '/test-flows/phone.yaml': PHONE_FLOW }, query: { flow: '/test-flows/phone.yaml' }, env: REALTIME });

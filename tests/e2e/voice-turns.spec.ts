@@ -5,31 +5,11 @@
 
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts';
+import { PHONE_FLOW } from './support/flows.ts';
 import { expect, test } from './support/voice.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
-const PHONE_FLOW = `
-id: phone_check
-title: Your phone number
-states:
-  ask_phone:
-    ui:
-      artifact_type: form
-      title: What is your phone number?
-      fields: [ { id: phone, type: tel, label: Phone number, required: true } ]
-    agent:
-      prompt: Ask for the visitor's phone number and call save_phone with it.
-      tools: [save_phone]
-    tools:
-      save_phone:
-        description: Capture the phone number.
-        parameters:
-          phone: { type: phone, required: true }
-    transitions:
-      on_tool_call: { save_phone: __end__ }
-      on_ui_event: { form_submit: __end__ }
-`;
 
 test('a phone number dictated with a 0.4 s pause inside stays one answer', async ({ voiceKiosk }) => {
   const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'digits-pause', flows: { '/test-flows/phone.yaml': PHONE_FLOW }, query: { flow: '/test-flows/phone.yaml' } });

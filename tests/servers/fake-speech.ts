@@ -4,6 +4,7 @@
 // service that knows no pcm, and a record of when each chunk went out.
 
 import type { ServerResponse } from 'node:http';
+import { toPcm16 } from '../../src/voice/pcm.ts';
 import { encodeWav } from '../../src/voice/wav.ts';
 import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, type OutageMode } from './fake-http.ts';
 
@@ -132,7 +133,7 @@ export class FakeSpeech {
     const format = request.response_format === 'wav' ? 'wav' : 'pcm';
     const audioMs = this.clipMs(request.input);
     const samples = tone(audioMs);
-    const bytes = format === 'wav' ? Buffer.from(encodeWav(samples, SPEECH_SAMPLE_RATE)) : pcm16(samples);
+    const bytes = format === 'wav' ? Buffer.from(encodeWav(samples, SPEECH_SAMPLE_RATE)) : Buffer.from(toPcm16(samples));
     const chunkBytes = Math.max(2, Math.round((this.chunkMs / 1000) * SPEECH_SAMPLE_RATE) * 2);
     // A WAV's header goes with its first chunk of samples.
     const header = format === 'wav' ? bytes.length - samples.length * 2 : 0;
@@ -195,12 +196,3 @@ function tone(ms: number): Float32Array {
   return out;
 }
 
-/** Raw little-endian 16-bit samples, as OpenAI's `pcm` format. */
-function pcm16(samples: Float32Array): Buffer {
-  const out = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.max(-1, Math.min(1, samples[i]!));
-    out.writeInt16LE(Math.round(s < 0 ? s * 0x8000 : s * 0x7fff), i * 2);
-  }
-  return out;
-}

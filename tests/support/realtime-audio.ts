@@ -3,6 +3,7 @@
 // pieces the size a page would stream.
 
 import { readFileSync } from 'node:fs';
+import { StreamResampler, toPcm16 } from '../../src/voice/pcm.ts';
 import { decodeWav } from '../../src/voice/wav.ts';
 import { loadFixture, type FixtureName } from './audio-fixtures.ts';
 
@@ -16,26 +17,12 @@ export function fixtureLine24k(name: FixtureName, index: number, padMs = 300): F
   if (!line) throw new Error(`${name} has no line ${index}`);
   const wav = decodeWav(readFileSync(fixture.path));
   const at = (ms: number) => Math.max(0, Math.min(wav.samples.length, Math.round((ms / 1000) * wav.sampleRate)));
-  return resample(wav.samples.subarray(at(line.startMs - padMs), at(line.endMs + padMs)), wav.sampleRate, REALTIME_RATE);
-}
-
-/** `samples` at rate `to`, by straight lines between the neighbouring samples (enough for speech tests). */
-export function resample(samples: Float32Array, from: number, to: number): Float32Array {
-  const out = new Float32Array(Math.floor((samples.length * to) / from));
-  for (let i = 0; i < out.length; i++) {
-    const x = (i * from) / to;
-    const left = Math.floor(x);
-    const a = samples[left] ?? 0;
-    const b = samples[left + 1] ?? a;
-    out[i] = a + (b - a) * (x - left);
-  }
-  return out;
+  return new StreamResampler(wav.sampleRate, REALTIME_RATE).push(wav.samples.subarray(at(line.startMs - padMs), at(line.endMs + padMs)));
 }
 
 /** `samples` as little-endian 16-bit PCM in base64 pieces of `pieceMs` each (the last one shorter). */
 export function pcm16Pieces(samples: Float32Array, pieceMs = 100, rate = REALTIME_RATE): string[] {
-  const bytes = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) bytes.writeInt16LE(Math.round(Math.max(-1, Math.min(1, samples[i]!)) * 32767), i * 2);
+  const bytes = Buffer.from(toPcm16(samples));
   const step = Math.round((pieceMs / 1000) * rate) * 2;
   const pieces: string[] = [];
   for (let from = 0; from < bytes.length; from += step) pieces.push(bytes.subarray(from, from + step).toString('base64'));

@@ -6,6 +6,7 @@ import type OpenAI from 'openai';
 import { toFile } from 'openai';
 import { ServiceError } from '../../ports/service-error.ts';
 import type { SegmentTranscriber, SpeechSegment, TranscribeOptions } from '../../ports/speech-to-text.ts';
+import { StreamResampler } from '../../voice/pcm.ts';
 import { encodeWav } from '../../voice/wav.ts';
 import { createOpenAIClient } from './client.ts';
 import { abortError, RequestWatch, toServiceError } from './failures.ts';
@@ -39,7 +40,8 @@ export class OpenAITranscriber implements SegmentTranscriber {
     const watch = new RequestWatch(options.signal);
     watch.arm(this.timeoutMs);
     try {
-      const wav = encodeWav(resample(segment, TRANSCRIPTION_SAMPLE_RATE), TRANSCRIPTION_SAMPLE_RATE);
+      const samples = new StreamResampler(segment.sampleRate, TRANSCRIPTION_SAMPLE_RATE).push(segment.samples);
+      const wav = encodeWav(samples, TRANSCRIPTION_SAMPLE_RATE);
       const file = await toFile(wav, 'speech.wav', { type: 'audio/wav' });
       const answer: unknown = await this.client.audio.transcriptions.create(
         { file, model: this.options.model, language: options.language, response_format: 'json' },
@@ -56,20 +58,4 @@ export class OpenAITranscriber implements SegmentTranscriber {
       watch.dispose();
     }
   }
-}
-
-/** The segment's samples at `rate` (linear interpolation; a no-op at the same rate). */
-function resample(segment: SpeechSegment, rate: number): Float32Array {
-  if (segment.sampleRate === rate) return segment.samples;
-  const { samples } = segment;
-  const out = new Float32Array(Math.round((samples.length * rate) / segment.sampleRate));
-  const step = segment.sampleRate / rate;
-  for (let i = 0; i < out.length; i++) {
-    const at = i * step;
-    const k = Math.floor(at);
-    const a = samples[k] ?? 0;
-    const b = samples[k + 1] ?? a;
-    out[i] = a + (b - a) * (at - k);
-  }
-  return out;
 }

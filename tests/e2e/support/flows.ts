@@ -101,3 +101,26 @@ states:
     transitions:
       on_ui_event: { form_submit: __end__ }
 `;
+
+/** One step asking for a phone number (a dictated answer), ended by the model's `save_phone` or the form. */
+export const PHONE_FLOW = `
+id: phone_check
+title: Your phone number
+states:
+  ask_phone:
+    ui:
+      artifact_type: form
+      title: What is your phone number?
+      fields: [ { id: phone, type: tel, label: Phone number, required: true } ]
+    agent:
+      prompt: Ask for the visitor's phone number and call save_phone with it.
+      tools: [save_phone]
+    tools:
+      save_phone:
+        description: Capture the phone number.
+        parameters:
+          phone: { type: phone, required: true }
+    transitions:
+      on_tool_call: { save_phone: __end__ }
+      on_ui_event: { form_submit: __end__ }
+`;
