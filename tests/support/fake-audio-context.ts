@@ -1,6 +1,11 @@
 // A stand-in for the page's AudioContext in Node tests of the speech adapter: a clock that runs
 // in real time, buffers and buffer sources that end when their audio would have, and a record of
 // every piece put on the clock (when it starts, how long it is, whether it was stopped).
+//
+// A test can hold the clock (`hold`, `release`): while held, the audio clock moves only by a
+// nanosecond at each reading (an audio thread alive but far behind) and no piece ends. A test of
+// what happens when the sound arrives in time holds the clock until it has arrived, so a busy
+// machine that starves the test cannot make the sound late.
 
 import type { AudioOutput } from '../../src/adapters/openai/audio-out.ts';
 import { decodeWav } from '../../src/voice/wav.ts';
@@ -31,6 +36,8 @@ export class FakeSource {
   ended = false;
   connected = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** the clock time its audio is over */
+  private endsAt = 0;
 
   constructor(private readonly context: FakeAudioContext) {}
 
@@ -54,8 +61,21 @@ export class FakeSource {
 
   start(when = 0): void {
     this.startAt = when;
-    const endsAt = Math.max(when, this.context.currentTime) + this.duration;
-    this.timer = setTimeout(() => this.end(), (endsAt - this.context.currentTime) * 1000);
+    this.endsAt = Math.max(when, this.context.currentTime) + this.duration;
+    this.context.startedOne();
+    this.arm();
+  }
+
+  /** Sets the timer of its natural end, unless the clock is held (the context calls it again on release). */
+  arm(): void {
+    clearTimeout(this.timer);
+    if (this.startAt === null || this.ended || this.stopped || this.context.held) return;
+    this.timer = setTimeout(() => this.end(), Math.max(0, this.endsAt - this.context.currentTime) * 1000);
+  }
+
+  /** The clock is held: its audio does not run out meanwhile. */
+  disarm(): void {
+    clearTimeout(this.timer);
   }
 
   stop(): void {
@@ -77,10 +97,57 @@ export class FakeAudioContext {
   readonly destination = {};
   /** every source made, in order */
   readonly sources: FakeSource[] = [];
-  private readonly zero = performance.now();
+  /** performance.now() at clock time 0 (moved on by the time spent held) */
+  private zero = performance.now();
+  /** the clock time it was held at, and how far readings have crept since (null: running) */
+  private heldAt: number | null = null;
+  private creep = 0;
+  private readonly queueWaiters: { seconds: number; resolve: () => void }[] = [];
 
   get currentTime(): number {
-    return (performance.now() - this.zero) / 1000;
+    if (this.heldAt === null) return (performance.now() - this.zero) / 1000;
+    this.creep += 1e-9;
+    return this.heldAt + this.creep;
+  }
+
+  get held(): boolean {
+    return this.heldAt !== null;
+  }
+
+  /** Stops the clock (see the top of the file). */
+  hold(): void {
+    if (this.heldAt !== null) return;
+    this.heldAt = this.currentTime;
+    this.creep = 0;
+    for (const source of this.sources) source.disarm();
+  }
+
+  /** Lets the clock run on in real time from where it was held. */
+  release(): void {
+    if (this.heldAt === null) return;
+    this.zero = performance.now() - (this.heldAt + this.creep) * 1000;
+    this.heldAt = null;
+    for (const source of this.sources) source.arm();
+  }
+
+  /** Resolves once pieces holding `seconds` of audio in all have been started. */
+  whenQueued(seconds: number): Promise<void> {
+    if (this.queuedSeconds() >= seconds - 1e-6) return Promise.resolve();
+    return new Promise((resolve) => this.queueWaiters.push({ seconds, resolve }));
+  }
+
+  /** A source was started (FakeSource calls it). */
+  startedOne(): void {
+    const queued = this.queuedSeconds();
+    for (const waiter of [...this.queueWaiters]) {
+      if (queued < waiter.seconds - 1e-6) continue;
+      this.queueWaiters.splice(this.queueWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  }
+
+  private queuedSeconds(): number {
+    return this.started.reduce((sum, source) => sum + source.duration, 0);
   }
 
   resume(): Promise<void> {

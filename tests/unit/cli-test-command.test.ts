@@ -258,7 +258,7 @@ describe('the vfdl command', () => {
   it('exits 1 when an expectation does not hold and 2 when a script is invalid', () => {
     expect(vfdl(script(`${CAPTURED}  - expect: { rejected: [] }\n`))).toBe(1);
     expect(vfdl(script(`  - expect: { rejected_reasons: [] }\n`))).toBe(2);
-  }, 30_000);
+  });
 });
 
 describe('canned answers for actions, and the requests made', () => {

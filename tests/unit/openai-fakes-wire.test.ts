@@ -298,7 +298,12 @@ describe('failures, as the SDK sees them', () => {
 
   it('hang answers nothing: the SDK times out or is aborted, and the fake sees the client leave', async () => {
     fake.llm.fail('hang');
-    await expect(chat(undefined, 100)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    // Long enough for the request to reach the fake on a starved machine: a time-out before it
+    // arrives would be no hang at all.
+    const timedOut = chat(undefined, 2_000);
+    await fake.llm.whenRequested(1);
+    await expect(timedOut).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    await fake.llm.whenAborted(1);
     const controller = new AbortController();
     const pending = chat(controller.signal);
     await fake.llm.whenRequested(2);
