@@ -2,7 +2,7 @@
 // server with no outside services (the voice tests start their own, with the OpenAI doubles),
 // beside the local clinic service that the clinic example's actions reach.
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM, CHROMIUM_FLAGS } from './tests/e2e/support/chromium.ts';
+import { CHROMIUM, CHROMIUM_FLAGS, CHROMIUM_SHELL, FULL_BROWSER } from './tests/e2e/support/chromium.ts';
 
 // E2E_PORT lets two checkouts on one machine run their browser tests at the same time.
 const PORT = Number(process.env['E2E_PORT'] ?? 4179);
@@ -21,9 +21,12 @@ export default defineConfig({
   // three at a time keep two cores busy. The voice tests play speech in real time and run two at
   // a time; `npm test` runs them alone (test:voice) before the touch tests (test:touch).
   workers: 3,
+  // The voice tests and the few touch tests that need the full browser run on it; the other touch
+  // tests on the headless shell (tests/e2e/support/chromium.ts says why).
   projects: [
     { name: 'voice', testMatch: VOICE, workers: 2 },
-    { name: 'touch', testIgnore: VOICE },
+    { name: 'touch', testIgnore: VOICE, grepInvert: new RegExp(FULL_BROWSER), use: { launchOptions: { executablePath: CHROMIUM_SHELL, args: CHROMIUM_FLAGS } } },
+    { name: 'touch-full', testIgnore: VOICE, grep: new RegExp(FULL_BROWSER) },
   ],
   forbidOnly: true,
   retries: 0,
@@ -35,7 +38,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 1280, height: 900 },
-    trace: 'retain-on-failure',
+    // A trace records the page at every step: a fifth of a touch test's CPU. A failure still leaves
+    // the page's accessibility snapshot (error-context.md); E2E_TRACE=1 keeps a failed test's trace.
+    trace: process.env['E2E_TRACE'] ? 'retain-on-failure' : 'off',
     // The service worker precaches 17 MB at every first load, in every test's fresh context: only
     // the tests of offline use and of what the kiosk keeps let it register (test.use in those files).
     serviceWorkers: 'block',

@@ -11,6 +11,7 @@ import { readConfig } from '../../server/config.ts';
 import { openVoiceKiosk, type VoiceKiosk } from '../support/voice-kiosk.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { kiosk, openKiosk, type InPage } from './support/kiosk.ts';
+import { FULL_BROWSER } from './support/chromium.ts';
 import { expectLabelledFields, expectNoSeriousAxeViolations, expectTouchTargets } from './support/a11y.ts';
 
 const PIN = '482913';
@@ -214,7 +215,8 @@ test('the status lights show the services, and change when the network goes and 
   await expect(light('model')).toHaveAttribute('data-state', 'green');
 });
 
-test('the screen is kept on during a visit and let go on the idle screen; full screen on the operator’s tap', async ({ page }) => {
+// The headless shell refuses every wake lock.
+test('the screen is kept on during a visit and let go on the idle screen; full screen on the operator’s tap', { tag: FULL_BROWSER }, async ({ page }) => {
   const base = await kioskWithPin();
   await page.goto(`${base}/`);
   await expect(kiosk(page)).toHaveAttribute('data-wake-lock', 'off');
