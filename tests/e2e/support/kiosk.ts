@@ -23,6 +23,7 @@ export interface InPage {
     fullscreenElement: unknown;
     documentElement: unknown;
   };
+  MutationObserver: new (changed: () => void) => { observe(target: unknown, options: object): void; disconnect(): void };
   navigator: { serviceWorker: { controller: unknown } };
 }
 
@@ -59,16 +60,40 @@ export async function say(page: Page, text: string): Promise<void> {
 }
 
 /**
- * Waits until the kiosk's root element says `name="value"`, looking at every frame the page draws
- * (an expectation polls at growing intervals, so it sees a change up to 0.5 s late; the tests
- * wait on these attributes at every step). A timeout fails with the expectation's own message.
+ * Waits until the kiosk's root element says `name="value"`, told by the page itself the moment it
+ * changes (a MutationObserver). An expectation polls at growing intervals and sees a change up to
+ * 0.5 s late; a wait on every frame keeps the browser drawing all the while, which on a two-core
+ * machine running three browsers costs the other tests their CPU. A page that navigates meanwhile
+ * is watched again in its new document. A timeout fails with the expectation's own message.
  */
 export async function kioskSays(page: Page, name: string, value: string, timeout = 7_000): Promise<void> {
-  try {
-    await page.waitForFunction(([n, v]) => (globalThis as unknown as InPage).document.querySelector('.kiosk')?.getAttribute(n) === v, [name, value] as const, { polling: 'raf', timeout });
-  } catch {
-    await expect(kiosk(page)).toHaveAttribute(name, value, { timeout: 1 });
+  const deadline = Date.now() + timeout;
+  for (let left = timeout; left > 0; left = deadline - Date.now()) {
+    try {
+      if (await page.evaluate(attributeBecomes, { name, value, ms: left })) return;
+      break;
+    } catch (error) {
+      if (page.isClosed() || !/context was destroyed|navigat/i.test(String(error))) throw error;
+    }
   }
+  await expect(kiosk(page)).toHaveAttribute(name, value, { timeout: 1 });
+}
+
+/** In the page: resolves true once `.kiosk` has `name="value"`, false after `ms`. */
+function attributeBecomes({ name, value, ms }: { name: string; value: string; ms: number }): boolean | Promise<boolean> {
+  const { document, MutationObserver } = globalThis as unknown as InPage;
+  const holds = () => document.querySelector('.kiosk')?.getAttribute(name) === value;
+  if (holds()) return true;
+  return new Promise<boolean>((resolve) => {
+    const finish = (ok: boolean) => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    const observer = new MutationObserver(() => holds() && finish(true));
+    const timer = setTimeout(() => finish(false), ms);
+    observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: [name] });
+  });
 }
 
 /** Waits until the flow is in `state` and its screen has settled (its buttons take taps). */
