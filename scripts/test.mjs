@@ -1,41 +1,40 @@
 #!/usr/bin/env node
 // `npm test`: every test, arranged so that the slow parts are not queued behind the fast ones and
-// the real-time parts have first call on the machine.
+// the real-time parts have first call on the machine. Measured on a two-core machine, each of the
+// big parts keeps both cores busy: the voice tests (about 3.5 min; the speech detector runs in
+// every page), the touch tests (about 3 min on Chromium's headless shell) and the unit tests
+// (about 2.5 min of CPU).
 //
-//   1. Chromium (installed with apt-get if missing), then the production build and the type
-//      checks side by side.
-//   2. The voice tests: real speech played into Chromium in real time. They leave most of the two
-//      cores idle (the speech plays at its own pace), so the checking lane starts beside them at
-//      the lowest priority, taking only what the browsers leave: a busy machine can starve the
-//      browser's audio threads, and a voice cut short is a test failing for nothing. The checking
-//      lane is the size check (no source file over 400 lines and no function over 80 in src/,
-//      server/ and bin/), the import rules of .dependency-cruiser.cjs, unit and property tests,
-//      the flow checks and conversation tests; mostly CPU.
-//   3. The touch tests once the voice tests are done (Chromium, waiting on the kiosk's own
-//      signals, which a busy machine only slows down), beside what is left of the checking lane,
-//      whose next scripts run at a milder priority. The browser tests print as they go; the
-//      checking lane's output is printed whole when it is done.
+//   1. Chromium and its headless shell (installed with apt-get if missing), then the production
+//      build and the type checks side by side.
+//   2. The voice tests: real speech played into Chromium in real time, alone on the machine but
+//      for the light checks at the lowest priority (the size check: no source file over 400 lines
+//      and no function over 80 in src/, server/ and bin/; the import rules of
+//      .dependency-cruiser.cjs; the flow checks and conversation tests). A busy machine starves
+//      the browser's audio threads, and a voice cut short is a test failing for nothing.
+//   3. The touch tests (Chromium, waiting on the kiosk's own signals, which a busy machine only
+//      slows down) beside the unit and property tests at a milder priority.
 //
+// The browser tests print as they go; the other lanes' output is printed whole when they are done.
 // Exits non-zero when any part fails; a failed voice run still lets the rest run, to show all.
 
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 
-/** How much lower the checking lane runs (a nice value: 0 is normal, 19 the lowest): beside the voice tests, and after them. */
+/** How much lower the lanes beside the browser tests run (a nice value: 0 is normal, 19 the lowest). */
 const NICE_BESIDE_VOICE = 19;
-const NICE_AFTER_VOICE = 10;
-let checkingNice = NICE_BESIDE_VOICE;
+const NICE_BESIDE_TOUCH = 10;
 
-/** Runs `npm run <script>`; resolves with its exit code. Output goes to `sink` (and the run is niced), or straight through. */
-function run(script, sink) {
+/** Runs `npm run <script>` at a nice value; resolves with its exit code. Output goes to `sink`, or straight through. */
+function run(script, sink, nice = 0) {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: sink ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
+    try {
+      if (nice > 0) setPriority(child.pid, nice);
+    } catch {
+      // not allowed here: the lane runs at the normal priority
+    }
     if (sink) {
-      try {
-        setPriority(child.pid, checkingNice);
-      } catch {
-        // not allowed here: the lane runs at the normal priority
-      }
       child.stdout.on('data', (d) => sink.push(d));
       child.stderr.on('data', (d) => sink.push(d));
     }
@@ -44,10 +43,10 @@ function run(script, sink) {
 }
 
 /** Runs scripts one after another, stopping at the first that fails; resolves with the failing script or null. */
-async function lane(scripts, sink) {
+async function lane(scripts, sink, nice = 0) {
   for (const script of scripts) {
     const started = Date.now();
-    const code = await run(script, sink);
+    const code = await run(script, sink, nice);
     const line = `[npm test] ${script}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`;
     if (sink) sink.push(Buffer.from(line));
     else process.stdout.write(line);
@@ -61,20 +60,24 @@ const started = Date.now();
 const chromium = await run('test:chromium');
 if (chromium !== 0) process.exit(chromium);
 
-const checking = [];
+/** Runs a lane whose output is kept and printed whole, under `title`, when it is done. */
+async function quietLane(title, scripts, nice) {
+  const out = [];
+  const failed = await lane(scripts, out, nice);
+  process.stdout.write(`\n---- ${title} ----\n${Buffer.concat(out).toString()}---- end of ${title} ----\n\n`);
+  return failed;
+}
+
 // The type checks beside the build, before anything runs in real time: both are short when they
 // have the machine, and the lanes after them are long.
-const [buildFailed, typesFailed] = await Promise.all([lane(['build:quiet']), lane(['typecheck'], checking)]);
-const checkingLane = (typesFailed ? Promise.resolve(typesFailed) : lane(['check:sizes', 'check:imports', 'test:unit', 'test:flows'], checking)).then((failed) => {
-  process.stdout.write(`\n---- type checks, size check, import rules, unit tests, flow checks ----\n${Buffer.concat(checking).toString()}---- end of the checking lane ----\n\n`);
-  return failed;
-});
+const [buildFailed, typesFailed] = await Promise.all([lane(['build:quiet']), quietLane('type checks', ['typecheck'])]);
+const lightFailed = quietLane('size check, import rules, flow checks', ['check:sizes', 'check:imports', 'test:flows'], NICE_BESIDE_VOICE);
 const voiceFailed = buildFailed ?? (await lane(['test:voice']));
-checkingNice = NICE_AFTER_VOICE;
+const unitFailed = quietLane('unit tests', ['test:unit'], NICE_BESIDE_TOUCH);
 const touchFailed = buildFailed ? null : await lane(['test:touch']);
-const checkFailed = await checkingLane;
+const checkFailed = [typesFailed, await lightFailed, await unitFailed];
 
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-const failed = [voiceFailed, checkFailed, touchFailed].filter(Boolean);
+const failed = [buildFailed, voiceFailed, touchFailed, ...checkFailed].filter(Boolean);
 console.log(failed.length ? `npm test: FAILED (${failed.join(', ')}) after ${minutes} min` : `npm test: everything passed in ${minutes} min`);
 process.exit(failed.length ? 1 : 0);
