@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/engine/language/catalog.ts';
 import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
 import { FlowEngine } from '../../src/engine/runtime/engine.ts';
-import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import { loadFlow, type LoadedFlow } from '../../src/engine/language/load-flow.ts';
 import { normalizeFlow } from '../../src/engine/language/normalize.ts';
 import { shownValue } from '../../src/engine/runtime/shown-values.ts';
 import { convertValue, exactNumber, inexactNumberIn } from '../../src/engine/language/values.ts';
@@ -93,7 +93,8 @@ states:
     const yaml = FLOW.replace('dob: { type: date }\nstates', 'dob: { type: string }\nstates');
     expect(codes(yaml)).toEqual([expect.stringContaining('parameter "dob" of save sets "dob", which it cannot hold: it is a string, but "dob" is a date')]);
     const flow = normalizeFlow(parse(yaml));
-    const engine = new FlowEngine({ flow, catalog: buildCatalog(flow) }, new VirtualClock());
+    const unchecked: LoadedFlow = { flow, catalog: buildCatalog(flow), inLanguage: () => unchecked };
+    const engine = new FlowEngine(unchecked, new VirtualClock());
     engine.start();
     const out = engine.send({ type: 'tool_call', name: 'save', args: { dob: '2024-02-32' }, epoch: engine.view.epoch });
     expect(only(out, 'tool_rejected')).toMatchObject({ reason: 'invalid_arguments', field: 'dob', detail: '"dob": expected a date as YYYY-MM-DD' });

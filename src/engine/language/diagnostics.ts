@@ -30,6 +30,8 @@ export const DIAGNOSTIC_CODES = {
   'tool-from-other-state': 'a state lists a tool that only another state defines',
   'type-mismatch': 'a parameter, default or set value of another type than its variable',
   'duplicate-id': 'a field, option or action id given twice in one list',
+  'unknown-language': 'a text given in a language the flow does not offer (languages)',
+  'missing-translation': 'a text without its version in one of the flow\'s languages',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

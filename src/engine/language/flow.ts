@@ -283,7 +283,12 @@ export interface Flow {
   title: string;
   description?: string;
   version?: string;
+  /** the language of this flow's texts (the visit's: see loadFlow's inLanguage) */
   language: string;
+  /** the language of texts written as plain strings, and of every visit until the visitor chooses another */
+  defaultLanguage: string;
+  /** the languages a visitor may choose, the default among them */
+  languages: readonly string[];
   mode: 'kiosk' | 'assistant';
   basePrompt: string;
   initial: string;
@@ -298,6 +303,8 @@ export interface Flow {
 }
 
 export const CONFIRM_ACTION = 'confirm_action';
+/** The generated tool that changes the visit's language, in every state of a flow of several. */
+export const SET_LANGUAGE = 'set_language';
 export const REJECT_ACTION = 'reject_action';
 
 /**

@@ -1,10 +1,13 @@
 // One entry point from text to a runnable flow: YAML, structure, meaning. Never throws on bad
 // input; returns every diagnostic of the file, sorted by position, and a flow only when there
-// is no error.
+// is no error. A flow of several languages is checked once, in its default language and across
+// its text maps (check-languages.ts); its copy in another language is made when first asked for.
 
 import { buildCatalog, type Catalog } from './catalog.ts';
+import { checkLanguages } from './check-languages.ts';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.ts';
 import type { Flow } from './flow.ts';
+import { keyServes, localizeDocument } from './localize.ts';
 import { normalizeFlow } from './normalize.ts';
 import { checkSemantics } from './semantic-check.ts';
 import { readFlowSource, Reporter } from './source.ts';
@@ -14,6 +17,11 @@ import { flowShape } from './syntax.ts';
 export interface LoadedFlow {
   flow: Flow;
   catalog: Catalog;
+  /**
+   * The same flow with its texts in `language`, one of its `languages` (the closest by primary
+   * subtag, else the default): itself for the language it is in.
+   */
+  inLanguage(language: string): LoadedFlow;
 }
 
 export interface LoadResult {
@@ -31,13 +39,43 @@ export function loadFlow(text: string, file = 'flow.yaml'): LoadResult {
     return { diagnostics: r.diagnostics };
   }
   checkStructure(r, flowShape, src.data, []);
-  const flow = normalizeFlow(src.data);
+  const flow = inOneLanguage(src.data, undefined);
   const catalog = buildCatalog(flow);
   const states = (src.data as Record<string, unknown>)['states'];
-  if (flow.stateOrder.length > 0) checkSemantics(r, flow, catalog);
-  else if (states !== null && typeof states === 'object' && !Array.isArray(states)) {
+  if (flow.stateOrder.length > 0) {
+    checkSemantics(r, flow, catalog);
+    checkLanguages(r, flow, catalog);
+  } else if (states !== null && typeof states === 'object' && !Array.isArray(states)) {
     r.error('missing-key', ['states'], 'a flow needs at least one state');
   }
   const diagnostics = sortDiagnostics(r.diagnostics);
-  return hasErrors(diagnostics) ? { diagnostics } : { loaded: { flow, catalog }, diagnostics };
+  return hasErrors(diagnostics) ? { diagnostics } : { loaded: languagesOf(src.data, { flow, catalog }), diagnostics };
+}
+
+/** The flow of the document with its texts in `language` (the flow's own when undefined). */
+function inOneLanguage(data: unknown, language: string | undefined): Flow {
+  const own = typeof (data as Record<string, unknown>)['language'] === 'string' ? ((data as Record<string, unknown>)['language'] as string) : 'en-US';
+  return normalizeFlow(localizeDocument(flowShape, data, language ?? own, own), language);
+}
+
+/** The loaded flow in its default language, able to give its copy in each of its others. */
+function languagesOf(data: unknown, base: Omit<LoadedFlow, 'inLanguage'>): LoadedFlow {
+  const copies = new Map<string, LoadedFlow>();
+  const inLanguage = (language: string): LoadedFlow => {
+    const { languages, defaultLanguage } = base.flow;
+    const chosen =
+      languages.find((tag) => tag.toLowerCase() === language.toLowerCase()) ??
+      languages.find((tag) => keyServes(tag.split('-')[0]!, language)) ??
+      defaultLanguage;
+    if (chosen.toLowerCase() === defaultLanguage.toLowerCase()) return loaded;
+    let copy = copies.get(chosen);
+    if (!copy) {
+      const flow = inOneLanguage(data, chosen);
+      copy = { flow, catalog: buildCatalog(flow), inLanguage };
+      copies.set(chosen, copy);
+    }
+    return copy;
+  };
+  const loaded: LoadedFlow = { ...base, inLanguage };
+  return loaded;
 }

@@ -12,8 +12,11 @@ import { asArr, asBool, asNum, asObj, asStr, isObj, strList, type Obj } from './
 import { dict } from './records.ts';
 import { convertValue } from './values.ts';
 
-export function normalizeFlow(data: unknown): Flow {
+/** The flow of a document whose texts are already in `language` (localize.ts); by default its own `language`. */
+export function normalizeFlow(data: unknown, language?: string): Flow {
   const d = asObj(data);
+  const defaultLanguage = asStr(d['language']) ?? 'en-US';
+  const languages = Array.isArray(d['languages']) ? strList(d['languages']) : [defaultLanguage];
   const settings = asObj(d['settings']);
   const stateEntries = Object.entries(asObj(d['states']));
   const stateOrder = stateEntries.map(([id]) => id);
@@ -52,7 +55,9 @@ export function normalizeFlow(data: unknown): Flow {
     title: asStr(d['title']) ?? asStr(d['id']) ?? 'flow',
     ...(asStr(d['description']) !== undefined ? { description: asStr(d['description'])! } : {}),
     ...(asStr(d['version']) !== undefined ? { version: asStr(d['version'])! } : {}),
-    language: asStr(d['language']) ?? 'en-US',
+    language: language ?? defaultLanguage,
+    defaultLanguage,
+    languages,
     mode: d['mode'] === 'assistant' ? 'assistant' : 'kiosk',
     basePrompt: asStr(d['base_prompt']) ?? asStr(settings['base_system_prompt']) ?? '',
     initial: asStr(d['initial']) ?? asStr(d['initial_state']) ?? stateOrder[0] ?? '',

@@ -66,7 +66,7 @@ function accepts(shape: Shape, v: unknown): boolean {
 }
 
 /** Takes the value's kind and, for a mapping, has every required key of the shape present. */
-function fits(shape: Shape, v: unknown): boolean {
+export function fits(shape: Shape, v: unknown): boolean {
   if (shape.kind === 'union') return shape.options.some((o) => fits(o, v));
   if (!accepts(shape, v)) return false;
   if (shape.kind !== 'object') return true;

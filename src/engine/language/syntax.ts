@@ -2,68 +2,9 @@
 // checker (structure-check.ts) and the editor's JSON Schema (json-schema.ts) are both derived from
 // this one table, so the checker and the editor never disagree about what a file may say.
 
-import { MAX_SECONDS, MAX_SECONDS_WHY } from './limits.ts';
+import { any, arr, bool, ignored, map, num, obj, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
 
-export type Shape =
-  | { kind: 'string'; doc?: string; enum?: readonly string[] }
-  | {
-      kind: 'number';
-      doc?: string;
-      integer?: boolean;
-      min?: number;
-      max?: number;
-      /** why `max` is what it is, said in the message that refuses a larger number */
-      maxWhy?: string;
-    }
-  | { kind: 'boolean'; doc?: string }
-  | { kind: 'any'; doc?: string }
-  | {
-      kind: 'object';
-      doc?: string;
-      props: Readonly<Record<string, Prop>>;
-      /** extra keys are allowed when this says so for the value (e.g. Prepatu's other artifacts) */
-      open?: (value: Record<string, unknown>) => boolean;
-    }
-  | { kind: 'map'; doc?: string; values: Shape; keyPattern?: RegExp; keyDoc?: string }
-  | { kind: 'array'; doc?: string; items: Shape }
-  | { kind: 'union'; doc?: string; options: readonly Shape[] };
-
-export interface Prop {
-  shape: Shape;
-  required?: boolean;
-  /** accepted so Prepatu's flows load, but this kiosk does not act on it (a warning) */
-  notActedOn?: string;
-}
-
-const str = (doc?: string, values?: readonly string[]): Shape => ({
-  kind: 'string',
-  ...(doc ? { doc } : {}),
-  ...(values ? { enum: values } : {}),
-});
-const num = (doc?: string, opts: { integer?: boolean; min?: number; max?: number; maxWhy?: string } = {}): Shape => ({
-  kind: 'number',
-  ...(doc ? { doc } : {}),
-  ...opts,
-});
-/** Seconds the runtime waits with a timer, so no more than a timer can hold. */
-const seconds = (doc: string, min: number): Shape => num(doc, { min, max: MAX_SECONDS, maxWhy: MAX_SECONDS_WHY });
-const bool = (doc?: string): Shape => ({ kind: 'boolean', ...(doc ? { doc } : {}) });
-const any = (doc?: string): Shape => ({ kind: 'any', ...(doc ? { doc } : {}) });
-const arr = (items: Shape, doc?: string): Shape => ({ kind: 'array', items, ...(doc ? { doc } : {}) });
-const map = (values: Shape, doc?: string, keyDoc?: string): Shape => ({
-  kind: 'map',
-  values,
-  ...(doc ? { doc } : {}),
-  ...(keyDoc ? { keyDoc } : {}),
-});
-const obj = (props: Record<string, Prop | Shape>, doc?: string): Extract<Shape, { kind: 'object' }> => {
-  const out: Record<string, Prop> = {};
-  for (const [k, v] of Object.entries(props)) out[k] = 'shape' in v ? v : { shape: v };
-  return { kind: 'object', props: out, ...(doc ? { doc } : {}) };
-};
-const union = (options: Shape[], doc?: string): Shape => ({ kind: 'union', options, ...(doc ? { doc } : {}) });
-const req = (shape: Shape): Prop => ({ shape, required: true });
-const ignored = (shape: Shape, why: string): Prop => ({ shape, notActedOn: why });
+export type { Prop, Shape } from './shapes.ts';
 
 export const VALUE_TYPES = [
   'string',
@@ -173,7 +114,7 @@ const tool = obj(
     parameters: map(param, 'the arguments, each setting the variable of its name', 'parameter name'),
     capture: map(variableName, 'parameter -> variable it sets, where the names differ'),
     confirm: bool('a write: store it and run it only after the visitor confirms'),
-    summary: str('what the visitor is asked to confirm, e.g. "Book {service} on {date}"'),
+    summary: text('what the visitor is asked to confirm, e.g. "Book {service} on {date}"'),
     expires_after: seconds('seconds an unconfirmed action waits (default 300)', 1),
     http: obj(
       {
@@ -186,7 +127,7 @@ const tool = obj(
       },
       'the HTTP call the runtime performs for this tool',
     ),
-    speech_cue: str('what the agent says when the tool was handled without a transition'),
+    speech_cue: text('what the agent says when the tool was handled without a transition'),
     auto_extract: map(
       obj({ patterns: req(arr(str(), 'regular expressions; group 1 is the value')) }),
       'parameter -> patterns tried on the latest utterance when the LLM leaves it out',
@@ -213,8 +154,8 @@ const choice = union(
     obj({
       id: str('the value sent when tapped'),
       value: str('the value sent when tapped (same as id)'),
-      label: str('the text on the button'),
-      description: str('a second line of text'),
+      label: text('the text on the button'),
+      description: text('a second line of text'),
     }),
   ],
   'an option',
@@ -224,9 +165,9 @@ const field = obj(
   {
     id: req(str('the variable this field shows and sets')),
     type: str('the input kind (default text)', FIELD_TYPES),
-    label: str('the visible label'),
+    label: text('the visible label'),
     required: bool('the form cannot be submitted without it'),
-    placeholder: str('a hint shown while the field is empty'),
+    placeholder: text('a hint shown while the field is empty'),
     options: arr(choice, 'for select and radio'),
   },
   'a form field',
@@ -241,18 +182,18 @@ const artifact: Shape = {
           ...OTHER_ARTIFACTS,
         ]),
       ),
-      title: str('the heading; {var} allowed'),
-      prompt: str('heading or body text; {var} allowed'),
-      text: str('body text of a card; {var} allowed'),
-      content: str('body text of a card; {var} allowed'),
+      title: text('the heading; {var} allowed'),
+      prompt: text('heading or body text; {var} allowed'),
+      text: text('body text of a card; {var} allowed'),
+      content: text('body text of a card; {var} allowed'),
       fields: arr(field, 'the form fields'),
-      submit_label: str('the submit button (default "Continue")'),
+      submit_label: text('the submit button (default "Continue")'),
       options: arr(choice, 'one big button per option'),
       variable: str('for options: the variable a tap sets'),
       actions: arr(
         obj({
           event: req(str('the UI event sent')),
-          label: req(str('the button text')),
+          label: req(text('the button text')),
           tool: str('a tap proposes this tool\'s action, as the LLM calling it would'),
         }),
         'extra buttons that send UI events',
@@ -282,7 +223,7 @@ const state = obj(
     ui: artifact,
     agent: obj(
       {
-        prompt: str('this state\'s instructions; {var} allowed'),
+        prompt: text('this state\'s instructions; {var} allowed'),
         tools: arr(str(), 'the only tools the LLM may call here'),
         context: str('append: keep earlier turns (default); reset: start afresh', ['append', 'reset']),
         response_constraint: obj({
@@ -304,9 +245,9 @@ const state = obj(
           target: stateName,
         }),
         expires_after: seconds('seconds a pending value waits before it is cleared', 1),
-        prompt: str('the confirmation question, e.g. "I heard {first_name}, is that right?"'),
-        confirm_phrases: arr(str(), 'transcripts that confirm without the LLM'),
-        reject_phrases: arr(str(), 'transcripts that reject without the LLM'),
+        prompt: text('the confirmation question, e.g. "I heard {first_name}, is that right?"'),
+        confirm_phrases: textList('transcripts that confirm without the LLM'),
+        reject_phrases: textList('transcripts that reject without the LLM'),
         on_transition_blocked: blockedNotice,
       },
       'values the visitor must confirm before the flow moves on',
@@ -350,12 +291,13 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
   {
     vfdl: num('language version (1)', { integer: true, min: 1 }),
     id: req(str('the flow id, [a-z][a-z0-9_]*')),
-    title: str('shown on the idle screen (default: the id)'),
-    description: str('a note for authors'),
+    title: text('shown on the idle screen (default: the id)'),
+    description: text('a note for authors'),
     version: str('the flow\'s own version (semver)'),
-    language: str('BCP 47 language tag for speech (default en-US)'),
+    language: str('BCP 47 language tag of the texts written as plain strings, and the visit\'s language until the visitor chooses another (default en-US)'),
+    languages: arr(str('a BCP 47 language tag'), 'the languages a visitor may choose (default: just `language`); it must hold `language`'),
     mode: str('kiosk (default) or assistant', ['kiosk', 'assistant']),
-    base_prompt: str('prepended to every state\'s prompt'),
+    base_prompt: text('prepended to every state\'s prompt'),
     initial: stateName,
     initial_state: stateName,
     variables: map(variable, 'declared variables', 'variable name'),
@@ -363,7 +305,7 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
     states: req(map(state, 'the states, by id', 'state id')),
     turn_taking: turnTaking,
     settings: obj({
-      base_system_prompt: str('Prepatu spelling of base_prompt'),
+      base_system_prompt: text('Prepatu spelling of base_prompt'),
       max_duration_secs: seconds('a hard cap on one visitor\'s session, in seconds', 1),
       on_timeout: stateName,
       on_error: stateName,
