@@ -30,7 +30,7 @@ type MessageOf<T extends EngineMessageType> = Extract<EngineMessage, { type: T }
  *  type-checking until it follows. */
 const MESSAGE_FIELDS: { [T in EngineMessageType]: Record<keyof MessageOf<T>, true> } = {
   flow_state: {
-    type: true, flow_id: true, state: true, epoch: true, artifact: true, agent: true, gate: true, gate_prompt: true,
+    type: true, flow_id: true, state: true, language: true, epoch: true, artifact: true, agent: true, gate: true, gate_prompt: true,
     values: true, can_go_back: true, terminal: true, turn_taking: true,
   },
   flow_variable: { type: true, name: true, value: true, status: true, source: true },

@@ -11,6 +11,7 @@ const STEP_KEYS: Record<string, readonly string[]> = {
   tool: ['tool', 'args', 'epoch', 'call_id'],
   ui: ['ui', 'values', 'variable', 'variables', 'value', 'selected_id'],
   wait: ['wait'],
+  language: ['language'],
   together: ['together'],
   expect: ['expect'],
 };
@@ -89,6 +90,9 @@ function readStep(kind: string, map: YAMLMap, ctx: ReadContext): Step | undefine
     case 'wait':
       if (typeof obj['wait'] !== 'number' || obj['wait'] < 0) problem(map, '"wait" is a number of seconds', 'wrong-type');
       return { kind, seconds: Number(obj['wait']), line };
+    case 'language':
+      if (typeof obj['language'] !== 'string') problem(map, '"language" is a language tag of the flow, such as de-DE', 'wrong-type');
+      return { kind, language: String(obj['language']), line };
     case 'together': {
       const inner = map.get('together', true);
       if (!isSeq(inner)) {

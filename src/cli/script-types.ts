@@ -13,6 +13,7 @@ export type Step =
   | { kind: 'tool'; name: string; args: unknown; epoch: EpochRef; callId?: string; line: number }
   | { kind: 'ui'; event: string; values?: Record<string, unknown>; variable?: string; variables?: string[]; value?: unknown; selectedId?: string; line: number }
   | { kind: 'wait'; seconds: number; line: number }
+  | { kind: 'language'; language: string; line: number }
   | { kind: 'together'; steps: Step[]; line: number }
   | { kind: 'expect'; expect: Expectation; refs: FlowRef[]; line: number };
 

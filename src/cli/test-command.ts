@@ -80,7 +80,6 @@ function play(script: Script, loaded: LoadedFlow, io: Io): Outcome {
   const file = script.file;
   const clock = new VirtualClock(0);
   const engine = new FlowEngine(loaded, clock);
-  const catalog = loaded.catalog;
   let window: EngineMessage[] = [];
   let flowState: FlowStateMessage | null = null;
   const answers = new Map(Object.entries(script.answers).map(([tool, list]) => [tool, [...list]]));
@@ -111,12 +110,16 @@ function play(script: Script, loaded: LoadedFlow, io: Io): Outcome {
       case 'wait':
         letTimePass(step.seconds, engine, clock, record);
         break;
+      case 'language':
+        // The visitor chose another language on the screen.
+        record(engine.setLanguage(step.language));
+        break;
       case 'together':
         record(engine.send(step.steps.map((inner) => toInput(inner, engine.view.epoch))));
         break;
       case 'expect': {
         const view = engine.view;
-        const toolSpecs = view.ended ? [] : (catalog.toolSpecs.get(view.state) ?? []);
+        const toolSpecs = view.ended ? [] : (engine.loaded.catalog.toolSpecs.get(view.state) ?? []);
         const differences = compare(step.expect, { view, window, flowState, toolSpecs });
         if (differences.length) {
           return { status: 'failed', message: differences.map((d) => `${file}:${step.line}: expect failed: ${d}`).join('\n') };

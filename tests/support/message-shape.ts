@@ -167,6 +167,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
   flow_state: message('flow_state', {
     flow_id: str,
     state: str,
+    language: str,
     epoch: int,
     artifact: nullable(artifact),
     agent,

@@ -7,6 +7,7 @@ import {
   hasActionGate,
   REJECT_ACTION,
   resolveTool,
+  SET_LANGUAGE,
   type ChoiceOption,
   type FieldType,
   type Flow,
@@ -15,6 +16,7 @@ import {
   type ToolDef,
   type ValueType,
 } from './flow.ts';
+import { languageName } from './localize.ts';
 import { dict, own } from './records.ts';
 import { paramJsonSchema } from './values.ts';
 
@@ -202,7 +204,19 @@ export function generatedTools(flow: Flow, s: StateDef): ToolSpec[] {
       generated(REJECT_ACTION, 'The visitor declined the pending action; it is cancelled.'),
     );
   }
+  if (flow.languages.length > 1 && !s.terminal) made.push(languageTool(flow));
   return made;
+}
+
+/** set_language: the visitor asked to be spoken to in another of the flow's languages. */
+function languageTool(flow: Flow): ToolSpec {
+  const tool = generated(
+    SET_LANGUAGE,
+    `The visitor asked to be spoken to in another language. The screen changes with it and every answer given so far is kept. This kiosk speaks ${flow.languages.map((tag) => `${languageName(tag)} (${tag})`).join(', ')}.`,
+  );
+  tool.function.parameters.properties['language'] = { type: 'string', enum: [...flow.languages], description: 'the language tag the visitor asked for' };
+  tool.function.parameters.required.push('language');
+  return tool;
 }
 
 /** Names of the tools the engine makes for a state (see generatedTools). */

@@ -21,6 +21,8 @@ type FlowMachine = ReturnType<typeof buildMachine>;
 /** What a runtime may read about the run at any moment. */
 export interface EngineView {
   state: string;
+  /** the visit's language (setLanguage changes it) */
+  language: string;
   epoch: number;
   ended: boolean;
   values: Readonly<Record<string, unknown>>;
@@ -34,7 +36,10 @@ export interface EngineView {
 }
 
 export class FlowEngine {
-  private readonly machine: FlowMachine;
+  private machine: FlowMachine;
+  /** the flow in its default language (what a snapshot names), and in the visit's */
+  private readonly base: LoadedFlow;
+  private current: LoadedFlow;
   private actor: Actor<FlowMachine>;
   private outbox: EngineMessage[] = [];
   private started = false;
@@ -48,11 +53,13 @@ export class FlowEngine {
    * statechart; throws only when the flow cannot be made into one (a bug).
    */
   constructor(
-    readonly loaded: LoadedFlow,
+    loaded: LoadedFlow,
     private readonly clock: Clock,
     restored?: Session,
   ) {
-    this.machine = buildMachine(loaded.flow, loaded.catalog);
+    this.base = loaded.inLanguage(loaded.flow.defaultLanguage);
+    this.current = restored ? this.base.inLanguage(restored.language) : loaded;
+    this.machine = buildMachine(this.current.flow, this.current.catalog);
     if (restored) {
       // In the kept state already: starting it runs no entry actions.
       this.madeAt = restored.now;
@@ -66,7 +73,12 @@ export class FlowEngine {
       this.clockFailure = { error };
     }
     // The initial state's entry is worked out here; if it fails, the actor says so and start() recovers.
-    this.actor = this.watch(createActor(this.machine, { input: newSession(loaded.flow, this.madeAt) }));
+    this.actor = this.watch(createActor(this.machine, { input: newSession(this.current.flow, this.madeAt) }));
+  }
+
+  /** The flow as the visit runs it: its texts in the visit's language. */
+  get loaded(): LoadedFlow {
+    return this.current;
   }
 
   /**
@@ -80,19 +92,43 @@ export class FlowEngine {
     snapshot: unknown,
     options: RestoreOptions = {},
   ): { engine: FlowEngine; messages: EngineMessage[] } | { problem: string } {
-    const restored = restoreSession(loaded, snapshot, clock.now(), options);
+    const base = loaded.inLanguage(loaded.flow.defaultLanguage);
+    const restored = restoreSession(base, snapshot, clock.now(), options);
     if ('problem' in restored) return restored;
-    const engine = new FlowEngine(loaded, clock, restored.session);
-    const t = new Turn(loaded.flow, loaded.catalog, restored.session);
-    const messages: EngineMessage[] = [flowStateMessage(t, t.state!)];
-    const a = restored.session.pendingAction;
-    if (a) messages.push({ type: 'action_pending', action_id: a.id, tool: a.tool, summary: a.summary, args: a.args, expires_at: a.expiresAt });
-    return { engine, messages };
+    const engine = new FlowEngine(base, clock, restored.session);
+    return { engine, messages: engine.showAgain() };
   }
 
   /** The run as plain JSON data, for `FlowEngine.restore`. Taken between steps. */
   snapshot(): EngineSnapshot {
-    return takeSnapshot(this.loaded.flow, this.session, this.clock.now());
+    return takeSnapshot(this.base.flow, this.session, this.clock.now());
+  }
+
+  /**
+   * Changes the visit's language (one of the flow's `languages`; the closest by primary subtag,
+   * else the default) and shows the step again in it: every value, pending confirmation, pending
+   * action and timer stays as it was. Returns the step's `flow_state` (same epoch) and the pending
+   * action, or nothing when the language does not change or the visit has ended.
+   */
+  setLanguage(language: string): EngineMessage[] {
+    const next = this.base.inLanguage(language);
+    if (next === this.current || !this.started || this.actor.getSnapshot().status !== 'active' || this.session.ended) return [];
+    const session: Session = { ...this.session, language: next.flow.language };
+    this.actor.stop();
+    this.current = next;
+    this.machine = buildMachine(next.flow, next.catalog);
+    this.actor = this.actorAt(session);
+    return this.showAgain();
+  }
+
+  /** The state as it stands, shown again: its `flow_state` and the pending action. */
+  private showAgain(): EngineMessage[] {
+    const session = this.session;
+    const t = new Turn(this.current.flow, this.current.catalog, session);
+    const messages: EngineMessage[] = [flowStateMessage(t, t.state!)];
+    const a = session.pendingAction;
+    if (a) messages.push({ type: 'action_pending', action_id: a.id, tool: a.tool, summary: a.summary, args: a.args, expires_at: a.expiresAt });
+    return messages;
   }
 
   /**
@@ -100,7 +136,7 @@ export class FlowEngine {
    * change. Null when the run cannot be copied (it has ended).
    */
   preview(input: EngineInput): EngineMessage[] | null {
-    const copy = FlowEngine.restore(this.loaded, this.clock, this.snapshot());
+    const copy = FlowEngine.restore(this.base, this.clock, this.snapshot());
     return 'problem' in copy ? null : copy.engine.send(input);
   }
 
@@ -126,7 +162,10 @@ export class FlowEngine {
       const inputs = Array.isArray(input) ? (input as readonly EngineInput[]) : [input as EngineInput];
       this.actor.send({ type: 'step', now: this.clock.now(), inputs });
       this.checkStep();
-      return this.drain();
+      const out = this.drain();
+      // set_language changed the session's language: the step is shown again in it.
+      if (this.session.language !== this.current.flow.language) out.push(...this.setLanguage(this.session.language));
+      return out;
     } catch (error) {
       return this.recover(error, true, input);
     }
@@ -210,6 +249,7 @@ export class FlowEngine {
     if (max !== undefined && !s.durationCapped) deadlines.push(s.startedAt + max * 1000);
     return {
       state: s.state,
+      language: s.language,
       epoch: s.epoch,
       ended: s.ended,
       values: s.values,

@@ -5,6 +5,7 @@
 import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
 import { stateDef } from './error-state.ts';
 import { interpolate, interpolateDeep, type Values } from '../language/interpolate.ts';
+import { languageName, primaryLanguage } from '../language/localize.ts';
 import type { FlowStateMessage, GateStatus, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
 import { copy, dict } from '../language/records.ts';
 import type { Turn } from './session.ts';
@@ -68,6 +69,10 @@ export function systemPrompt(t: Turn, s: StateDef): string {
       `The visitor must confirm ${vars.join(', ')} before the flow moves on. When you capture a value it appears on screen; read it back and ask if it is right.${ask} Call confirm_${vars[0]} (or confirm_${s.id} for all) only after the visitor says yes, and reject_… when they say no.`,
     );
   }
+  if (primaryLanguage(t.flow.language) !== primaryLanguage(t.flow.defaultLanguage)) {
+    const name = languageName(t.flow.language);
+    parts.push(`The visitor speaks ${name} (${t.flow.language}). Always answer in ${name}, whatever language these instructions are written in.`);
+  }
   return parts.join('\n\n');
 }
 
@@ -103,6 +108,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     type: 'flow_state',
     flow_id: t.flow.id,
     state: s.id,
+    language: t.flow.language,
     epoch: t.s.epoch,
     artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown) : null,
     agent: {

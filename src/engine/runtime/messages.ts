@@ -36,6 +36,8 @@ export interface FlowStateMessage {
   type: 'flow_state';
   flow_id: string;
   state: string;
+  /** the language the artifact and prompt are in: the visit's */
+  language: string;
   epoch: number;
   /** the artifact with titles, labels and texts interpolated; null when the state has no ui */
   artifact: Artifact | null;

@@ -88,6 +88,7 @@ export function lastResort(flow: Flow, base: Session | null, now: number): Recov
       type: 'flow_state',
       flow_id: flow.id,
       state: ERROR,
+      language: flow.language,
       epoch: session.epoch,
       artifact: error.ui ?? null,
       agent: { system_prompt: error.agent.prompt, tools: [], context: error.agent.context, retry: 0 },

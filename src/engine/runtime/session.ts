@@ -42,6 +42,8 @@ export interface Decision {
 export interface Session {
   /** current state id (`__end__` once ended) */
   state: string;
+  /** the visit's language: one of the flow's languages (its texts are shown and spoken in it) */
+  language: string;
   values: Readonly<Record<string, unknown>>;
   /** gated variables of the current state */
   gate: Readonly<Record<string, GateStatus>>;
@@ -73,6 +75,7 @@ export function newSession(flow: Flow, now: number): Session {
   const values = dict(Object.values(flow.variables).flatMap((v) => (v.default !== undefined ? [[v.name, v.default] as const] : [])));
   return {
     state: flow.initial,
+    language: flow.language,
     values,
     gate: dict(),
     capturedAt: dict(),

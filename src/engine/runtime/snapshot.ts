@@ -114,7 +114,7 @@ function runningActions(x: unknown): RunningAction[] | undefined {
 }
 
 /**
- * Reads a snapshot back for `loaded` at clock time `now`. Anything that does not fit (another
+ * Reads a snapshot back for `loaded` (in its default language) at clock time `now`. Anything that does not fit (another
  * flow or version, a state that is gone, an ended visit, a damaged record) is a problem, never
  * a half-restored session. Times move by (now - takenAt - awayMs).
  */
@@ -152,12 +152,16 @@ export function restoreSession(loaded: LoadedFlow, data: unknown, now: number, o
   }
   if (typeof s['lastUtterance'] !== 'string' || typeof s['durationCapped'] !== 'boolean') return { problem: 'the snapshot is damaged' };
 
+  // Older snapshots have no language, and a flow may have dropped one: the flow's own language then.
+  const language = loaded.flow.languages.find((tag) => tag === s['language']) ?? loaded.flow.defaultLanguage;
+
   const shift = now - takenAt - (options.awayMs ?? 0);
   const moved = (t: number) => t + shift;
   for (const v of Object.keys(capturedAt)) capturedAt[v] = moved(capturedAt[v]!);
   return {
     session: {
       state,
+      language,
       values,
       gate,
       capturedAt,

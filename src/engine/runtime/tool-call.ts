@@ -2,7 +2,8 @@
 // flow's auto_extract patterns as a fallback), generated gate and action tools, captures, and the
 // tool's transition. Every call gets exactly one tool_result.
 
-import { CONFIRM_ACTION, REJECT_ACTION, resolveTool, type ToolDef } from '../language/flow.ts';
+import { CONFIRM_ACTION, REJECT_ACTION, resolveTool, SET_LANGUAGE, type ToolDef } from '../language/flow.ts';
+import { languageName, primaryLanguage } from '../language/localize.ts';
 import { confirmQuestion, confirmVariables, rejectVariables } from './gate.ts';
 import { runHttp } from './action-effects.ts';
 import { afterTool } from './after-tool.ts';
@@ -113,6 +114,7 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
     }
   }
   if (name === CONFIRM_ACTION || name === REJECT_ACTION) return decideAction(t, name === CONFIRM_ACTION, callId);
+  if (name === SET_LANGUAGE) return chooseLanguage(t, call.args, callId);
 
   const tool = resolveTool(t.flow, state, name)!;
   const args = checkArguments(tool, call.args, t.s.lastUtterance, (param, value) => t.convert(own(tool.capture, param) ?? param, value));
@@ -264,4 +266,19 @@ export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
   }
   t.emit({ type: 'action_result', action_id: pending.id, tool: tool.name, status: 'done', detail: pending.summary });
   afterTool(t, tool);
+}
+
+/**
+ * set_language: the session takes the language, and the engine shows the step again in it once
+ * the step is over (FlowEngine.send). Values and pending confirmations stay as they are.
+ */
+function chooseLanguage(t: Turn, args: unknown, callId: string): void {
+  const asked = typeof args === 'object' && args !== null && typeof (args as Record<string, unknown>)['language'] === 'string' ? ((args as Record<string, unknown>)['language'] as string) : '';
+  const { languages } = t.flow;
+  const chosen = languages.find((tag) => tag.toLowerCase() === asked.toLowerCase()) ?? (asked ? languages.find((tag) => primaryLanguage(tag) === primaryLanguage(asked)) : undefined);
+  if (!chosen) {
+    return reject(t, SET_LANGUAGE, callId, 'invalid_arguments', `"${asked}" is not a language of this kiosk: ${languages.join(', ')}`, 'language');
+  }
+  t.s.language = chosen;
+  ok(t, SET_LANGUAGE, callId, { language: chosen, note: `From now on speak ${languageName(chosen)}; the screen shows it too.` });
 }
