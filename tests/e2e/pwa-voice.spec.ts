@@ -68,7 +68,11 @@ test('opened offline from the cache: the built-in assistant at first; the networ
   await expect
     .poll(async () => {
       await page.getByRole('button', { name: 'Start', exact: true }).click();
-      const first = await page.locator('.captions li.agent').first().textContent({ timeout: 10_000 });
+      // The kiosk's line comes in as it is said: read it once it is whole.
+      const line = page.locator('.captions li.agent').first();
+      await line.waitFor({ timeout: 10_000 });
+      await expect(line).not.toHaveClass(/streaming/, { timeout: 10_000 });
+      const first = await line.textContent();
       await page.getByRole('button', { name: 'Start over' }).click();
       return first ?? '';
     }, { timeout: 20_000 })
