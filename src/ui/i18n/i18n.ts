@@ -1,0 +1,38 @@
+// The kiosk's own words (not the flow's: those come translated from the engine), through
+// svelte-i18n: a store that formats a message of the current catalog, and the visit's language
+// setting which catalog that is. Keys are checked by the type checker (MessageKey), so a word
+// missing from the English catalog is a build error, not an empty button.
+
+import { addMessages, init, locale, _ } from 'svelte-i18n';
+import { derived, type Readable } from 'svelte/store';
+import { en, type Messages } from './messages-en.ts';
+
+type Paths<T, P extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Paths<T[K], `${P}${K}.`>;
+}[keyof T & string];
+
+/** A message of the catalogs, as `area.name`. */
+export type MessageKey = Paths<Messages>;
+export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+
+/** The catalogs, by primary language subtag. */
+const CATALOGS: Readonly<Record<string, Messages>> = { en };
+const FALLBACK = 'en';
+
+for (const [language, messages] of Object.entries(CATALOGS)) addMessages(language, messages);
+void init({ fallbackLocale: FALLBACK, initialLocale: FALLBACK });
+
+/** `$t('bar.startOver')` in a component: the message in the visit's language. */
+export const t: Readable<Translate> = derived(_, (format) => (key: MessageKey, values?: Record<string, string | number>) => format(key, values ? { values } : {}));
+
+/** The catalog that serves a language tag: its primary subtag's, else English. */
+export function catalogLanguage(tag: string): string {
+  const primary = tag.split('-')[0]!.toLowerCase();
+  return Object.hasOwn(CATALOGS, primary) ? primary : FALLBACK;
+}
+
+/** Shows the kiosk's words in `tag`'s language from now on, and tells the page (lang) for screen readers and fonts. */
+export function useLanguage(tag: string): void {
+  void locale.set(catalogLanguage(tag));
+  if (typeof document !== 'undefined') document.documentElement.lang = tag;
+}
