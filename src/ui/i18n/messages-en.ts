@@ -41,6 +41,30 @@ export const en = {
     clearsIn: 'This screen clears itself in {seconds, plural, one {# second} other {# seconds}}.',
     finish: 'Finish',
   },
+  field: {
+    isThisRight: 'Is this right?',
+    choose: 'Choose…',
+    confirm: 'Confirm',
+    confirmLabel: 'Confirm {label}',
+    change: 'Change',
+    changeLabel: 'Change {label}',
+  },
+  confirmAll: {
+    question: 'Is all of this right?',
+    button: 'Confirm all',
+    label: 'Confirm all {count} answers',
+  },
+  options: {
+    label: 'Options',
+  },
+  action: {
+    title: 'Please confirm',
+    yes: 'Yes, go ahead',
+    no: 'No, cancel',
+    change: 'Change',
+    save: 'Save changes',
+    keep: 'Keep as it was',
+  },
   voice: {
     off: 'Not listening',
     starting: 'Starting the microphone…',
