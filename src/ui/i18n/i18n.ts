@@ -34,5 +34,6 @@ export function catalogLanguage(tag: string): string {
 /** Shows the kiosk's words in `tag`'s language from now on, and tells the page (lang) for screen readers and fonts. */
 export function useLanguage(tag: string): void {
   void locale.set(catalogLanguage(tag));
-  if (typeof document !== 'undefined') document.documentElement.lang = tag;
+  const page = (globalThis as { document?: { documentElement: { lang: string } } }).document;
+  if (page) page.documentElement.lang = tag;
 }
