@@ -4,6 +4,8 @@
 // in the address is used over the kept one, and the panel says which ones it sets. A flow is
 // checked against the names of the bundled flows, which the caller gives (its FlowSource's).
 
+import { words, type Words } from './i18n/words.ts';
+
 /** The localStorage key of the kept settings; the visitor wipe leaves it alone. */
 export const DEVICE_SETTINGS_KEY = 'kiosk-device-settings';
 
@@ -78,36 +80,36 @@ export function effectiveSearch(address: string, kept: DeviceSettings): { search
   return { search: search ? `?${search}` : '', fromAddress };
 }
 
-const SECONDS: Partial<Record<SettingName, { min: number; max: number; what: string }>> = {
-  idle_seconds: { min: 10, max: 3600, what: 'The wait before "Are you still there?"' },
-  idle_grace_seconds: { min: 5, max: 600, what: 'The wait for an answer to "Are you still there?"' },
-  end_seconds: { min: 3, max: 600, what: 'The time the end screen stays' },
+const SECONDS: Partial<Record<SettingName, { min: number; max: number }>> = {
+  idle_seconds: { min: 10, max: 3600 },
+  idle_grace_seconds: { min: 5, max: 600 },
+  end_seconds: { min: 3, max: 600 },
 };
 
 export const SENSITIVITIES = ['low', 'normal', 'high'] as const;
 
 /**
- * Why `value` cannot be kept as `name`, in words for the operator; null when it can (blank: unset).
+ * Why `value` cannot be kept as `name`, as catalog words for the operator; null when it can (blank: unset).
  * `flows`: the names of the bundled flows, which a flow may be besides an address.
  */
-export function checkSetting(name: SettingName, value: string, flows: readonly string[]): string | null {
+export function checkSetting(name: SettingName, value: string, flows: readonly string[]): Words | null {
   const v = value.trim();
   if (v === '') return null;
   switch (name) {
     case 'flow':
       if (flows.includes(v) || v.startsWith('/') || /^https?:\/\/[^\s/]+/i.test(v)) return null;
-      return `A flow is one of ${flows.join(', ')}, or an address starting with https:// (or / on this server).`;
+      return words('operator.problem.flow', { flows: flows.join(', ') });
     case 'language':
-      return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(v) ? null : 'A language is a tag such as en, en-GB or fr-CA.';
+      return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(v) ? null : words('operator.problem.language');
     case 'voice':
-      return /^[\w.-]{1,64}$/.test(v) ? null : 'A voice is a name the speech service knows, such as alloy (letters, digits, - _ and . only).';
+      return /^[\w.-]{1,64}$/.test(v) ? null : words('operator.problem.voice');
     case 'mic_sensitivity':
-      return (SENSITIVITIES as readonly string[]).includes(v) ? null : 'Microphone sensitivity is low, normal or high.';
+      return (SENSITIVITIES as readonly string[]).includes(v) ? null : words('operator.problem.mic_sensitivity');
     default: {
       const range = SECONDS[name]!;
       const n = Number(v);
       if (/^\d+$/.test(v) && n >= range.min && n <= range.max) return null;
-      return `${range.what} is a whole number of seconds from ${range.min} to ${range.max}.`;
+      return words(`operator.problem.${name}`, { min: range.min, max: range.max });
     }
   }
 }

@@ -2,6 +2,7 @@
 // speaking), the words being heard, and plain notices when the microphone, recognition or speech
 // fail. It owns one visit's Speaker and VoiceSession and the sentence splitting of the replies.
 
+import { words, type Words } from './i18n/words.ts';
 import type { ServiceError } from '../ports/service-error.ts';
 import type { Microphone } from '../ports/microphone.ts';
 import type { SpeechToText } from '../ports/speech-to-text.ts';
@@ -46,20 +47,13 @@ export const browserMark: MarkFn = (name, detail) => {
   }
 };
 
-const NOTICES: Record<string, string> = {
-  denied: "The microphone is blocked, so I can't hear you. You can tap or type your answers.",
-  missing: "I can't find a microphone, so I can't hear you. You can tap or type your answers.",
-  broken: "Listening isn't working right now. You can tap or type your answers.",
-  recognition: "I can't make out speech right now. Please tap or type your answer.",
-  none: 'This kiosk cannot listen here. Please tap or type your answers.',
-};
 
 export class KioskVoice {
   status = $state<VoiceStatus>('off');
   /** words being heard, not final (shown greyed) */
   interim = $state<string | null>(null);
   /** a plain sentence about the voice for the visitor; the detail goes to the console */
-  note = $state<string | null>(null);
+  note = $state<Words | null>(null);
   /** which voice speaks, for the operator ("captions only" when none) */
   speakingWith = $state<string | null>(null);
   /** the microphone failed to open in the last visit (blocked, missing, broken), for the operator's
@@ -105,7 +99,7 @@ export class KioskVoice {
       mark: (name: VoiceMark, detail) => this.mark(name, detail),
     }, { ...(parts.detector ? { detector: parts.detector } : {}), earlyStart: parts.earlyStart ?? false });
     this.session = session;
-    if (!session.canListen) this.note = NOTICES['none']!;
+    if (!session.canListen) this.note = words('listening.none');
     this.refresh();
     void session.start();
   }
@@ -166,7 +160,7 @@ export class KioskVoice {
     if (error) console.warn(`kiosk: ${error.message}`);
     if (kind === 'recognition_back') {
       this.recognitionFault = false;
-      if (this.note === NOTICES['recognition']) this.note = null;
+      if (this.note?.key === 'listening.recognition') this.note = null;
       return;
     }
     if (kind === 'recognition') this.recognitionFault = true;
@@ -175,8 +169,8 @@ export class KioskVoice {
       this.mark('vk:microphone-problem', { failure: this.microphoneFault });
     }
     // The browser's own recogniser without a microphone or a language: it will not come back.
-    if (kind === 'recognition') this.note = NOTICES[error?.failure === 'missing' || error?.failure === 'denied' ? 'none' : 'recognition']!;
-    else this.note = NOTICES[error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken']!;
+    if (kind === 'recognition') this.note = words(error?.failure === 'missing' || error?.failure === 'denied' ? 'listening.none' : 'listening.recognition');
+    else this.note = words(`listening.${this.microphoneFault ?? 'broken'}`);
     this.refresh();
   }
 

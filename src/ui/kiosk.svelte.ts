@@ -5,6 +5,7 @@
 // performs it. Wiping (end of visit, walk-away, "Start over") drops every trace of the visitor
 // from memory and storage, and closes the microphone.
 
+import { words, type Words } from './i18n/words.ts';
 import { useSelector } from '@xstate/svelte';
 import { fromStore } from 'svelte/store';
 import { createActor, type Actor } from 'xstate';
@@ -122,10 +123,8 @@ export class Kiosk {
   }
 
   /** What staff must know about this kiosk's setup, or null. */
-  get operatorNote(): string | null {
-    return this.llmRequired && !(this.parts.hasModel?.() ?? false)
-      ? "For staff: this flow needs a language model and none is configured (set LLM_BASE_URL and LLM_MODEL on the kiosk's server). The built-in assistant stands in until then."
-      : null;
+  get operatorNote(): Words | null {
+    return this.llmRequired && !(this.parts.hasModel?.() ?? false) ? words('assistant.needsModel') : null;
   }
 
   get flowMode(): 'kiosk' | 'assistant' {

@@ -1,6 +1,8 @@
 // The page's side of the operator PIN (server/operator.ts): asks whether a PIN is set, and sends
 // the PIN typed on the kiosk for the server to say yes or no. The page keeps neither.
 
+import { words, type Words } from './i18n/words.ts';
+
 /** Whether the operator panel can be opened, as the server says. */
 export type OperatorStatus = { pinSet: boolean; lockedForSeconds: number } | { unreachable: string };
 
@@ -43,11 +45,7 @@ export async function unlockOperator(pin: string, fetcher: typeof fetch = fetch)
   return { ok: false, reason: 'unreachable', detail: `the server answered ${response.status}` };
 }
 
-/** "5 minutes", "40 seconds": how long a lock still lasts, for the operator. */
-export function shownDuration(seconds: number): string {
-  if (seconds >= 90) {
-    const minutes = Math.ceil(seconds / 60);
-    return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-  }
-  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+/** That the PIN pad is locked, and for how long ("5 minutes", "40 seconds"), for the operator. */
+export function lockedWords(seconds: number): Words {
+  return seconds >= 90 ? words('operator.lockedMinutes', { minutes: Math.ceil(seconds / 60) }) : words('operator.lockedSeconds', { seconds });
 }

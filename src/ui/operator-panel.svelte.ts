@@ -3,8 +3,9 @@
 // with a reload), a test of each service the server has, and full screen. It closes by itself
 // when left open and untouched, so a visitor never finds it.
 
+import { words, type Said, type Words } from './i18n/words.ts';
 import { checkSetting, effectiveSearch, readDeviceSettings, SETTING_NAMES, writeDeviceSettings, type DeviceSettings, type SettingName } from './device-settings.ts';
-import { operatorStatus, shownDuration, unlockOperator, type OperatorStatus, type UnlockAnswer } from './operator-access.ts';
+import { operatorStatus, lockedWords, unlockOperator, type OperatorStatus, type UnlockAnswer } from './operator-access.ts';
 import type { ServiceCheck } from './services.svelte.ts';
 import type { FlowSource } from '../ports/flow-source.ts';
 
@@ -38,7 +39,8 @@ export interface PanelHooks {
 export interface CheckState {
   running: boolean;
   ok: boolean | null;
-  text: string;
+  /** the server's result of the test (its own words), or the panel's */
+  text: Said;
 }
 
 const IDLE_MS = 120_000;
@@ -48,14 +50,14 @@ const REFUSAL_MS = 8_000;
 export class OperatorPanel {
   stage = $state<PanelStage>('closed');
   /** a sentence for the operator: why there is no panel, what the PIN came to */
-  message = $state<string | null>(null);
+  message = $state<Words | null>(null);
   /** the PIN pad refuses input while the server's lock lasts */
   locked = $state(false);
   busy = $state(false);
   draft = $state<Record<SettingName, string>>(emptyDraft());
-  errors = $state<Partial<Record<SettingName, string>>>({});
+  errors = $state<Partial<Record<SettingName, Words>>>({});
   /** what saving came to, when it did not reload */
-  saveError = $state<string | null>(null);
+  saveError = $state<Words | null>(null);
   checks = $state<Partial<Record<ServiceName, CheckState>>>({});
   /** the settings the page address sets: they win over the panel's */
   readonly fromAddress: SettingName[];
@@ -77,12 +79,12 @@ export class OperatorPanel {
     if (this.stage !== 'asking') return;
     if ('unreachable' in status) {
       console.warn(`kiosk: the operator panel needs the kiosk's server (${status.unreachable})`);
-      return this.refuse("The operator panel needs the kiosk's server, which does not answer right now. Try again when the network is back.");
+      return this.refuse(words('operator.serverAway'));
     }
-    if (!status.pinSet) return this.refuse('No operator PIN is set on this kiosk, so there is no operator panel. Set OPERATOR_PIN on its server.');
+    if (!status.pinSet) return this.refuse(words('operator.noPin'));
     this.stage = 'pin';
     this.locked = status.lockedForSeconds > 0;
-    if (this.locked) this.message = `Locked after too many wrong PINs. Try again in ${shownDuration(status.lockedForSeconds)}.`;
+    if (this.locked) this.message = lockedWords(status.lockedForSeconds);
     this.touch();
   }
 
@@ -90,7 +92,7 @@ export class OperatorPanel {
     if (this.stage !== 'pin' || this.busy) return;
     this.touch();
     if (!/^\d{4,12}$/.test(pin)) {
-      this.message = 'The PIN is 4 to 12 digits.';
+      this.message = words('operator.pinShape');
       return;
     }
     this.busy = true;
@@ -105,17 +107,17 @@ export class OperatorPanel {
     }
     switch (answer.reason) {
       case 'wrong_pin':
-        this.message = `That PIN is not right. ${answer.triesLeft} ${answer.triesLeft === 1 ? 'try' : 'tries'} left before the panel locks.`;
+        this.message = words('operator.wrongPin', { tries: answer.triesLeft });
         break;
       case 'locked':
         this.locked = true;
-        this.message = `Locked after too many wrong PINs. Try again in ${shownDuration(answer.retryAfterSeconds)}.`;
+        this.message = lockedWords(answer.retryAfterSeconds);
         break;
       case 'no_pin':
-        this.refuse('No operator PIN is set on this kiosk, so there is no operator panel. Set OPERATOR_PIN on its server.');
+        this.refuse(words('operator.noPin'));
         break;
       case 'unreachable':
-        this.message = "The kiosk's server does not answer, so the PIN cannot be checked. Try again in a moment.";
+        this.message = words('operator.pinServerAway');
         break;
     }
   }
@@ -124,7 +126,7 @@ export class OperatorPanel {
   async save(): Promise<void> {
     if (this.stage !== 'open' || this.busy) return;
     this.touch();
-    const errors: Partial<Record<SettingName, string>> = {};
+    const errors: Partial<Record<SettingName, Words>> = {};
     const bundled = this.flows.bundledNames();
     for (const name of SETTING_NAMES) {
       const problem = checkSetting(name, this.draft[name], bundled);
@@ -141,13 +143,13 @@ export class OperatorPanel {
         const tried = await this.flows.load(`?${new URLSearchParams({ flow })}`);
         if (!tried.loaded) {
           const first = tried.diagnostics.find((d) => d.severity === 'error');
-          this.errors = { flow: `This flow does not load: ${first?.message ?? 'it has errors'}. The kiosk keeps its current flow.` };
+          this.errors = { flow: first ? words('operator.problem.flowLoads', { why: first.message }) : words('operator.problem.flowHasErrors') };
           return;
         }
       }
       writeDeviceSettings(settings);
     } catch (error) {
-      this.saveError = `The settings could not be kept on this device: ${(error as Error).message}.`;
+      this.saveError = words('operator.notKept', { why: (error as Error).message });
       return;
     } finally {
       this.busy = false;
@@ -159,14 +161,14 @@ export class OperatorPanel {
   async test(service: ServiceName): Promise<void> {
     this.touch();
     if (this.checks[service]?.running) return;
-    this.checks[service] = { running: true, ok: null, text: 'Testing…' };
-    let result: ServiceCheck | null;
+    this.checks[service] = { running: true, ok: null, text: words('operator.testing') };
+    let result: { ok: boolean; text: Said } | null;
     try {
       result = await this.hooks.check(service);
     } catch (error) {
-      result = { ok: false, text: `Not working: ${(error as Error).message}.` };
+      result = { ok: false, text: words('operator.notWorking', { why: (error as Error).message }) };
     }
-    this.checks[service] = result ? { running: false, ok: result.ok, text: result.text } : { running: false, ok: null, text: 'Not configured on the kiosk’s server.' };
+    this.checks[service] = result ? { running: false, ok: result.ok, text: result.text } : { running: false, ok: null, text: words('operator.notConfigured') };
   }
 
   /** Asks the browser for full screen (this must run inside the operator's tap). */
@@ -178,11 +180,11 @@ export class OperatorPanel {
       return;
     }
     if (!root.requestFullscreen) {
-      this.saveError = 'This browser does not offer full screen; install the kiosk as an app instead.';
+      this.saveError = words('operator.noFullScreen');
       return;
     }
     root.requestFullscreen().catch((error: unknown) => {
-      this.saveError = `The browser refused full screen (${(error as Error).message}).`;
+      this.saveError = words('operator.fullScreenRefused', { why: (error as Error).message });
     });
   }
 
@@ -212,7 +214,7 @@ export class OperatorPanel {
   }
 
   /** No panel: the reason shows for a few seconds, then goes. */
-  private refuse(message: string): void {
+  private refuse(message: Words): void {
     this.stage = 'refused';
     this.message = message;
     clearTimeout(this.closeTimer);

@@ -1,11 +1,12 @@
 // The operator's status lights: microphone, network, speech recognition, model and the kiosk's
 // voice, each green (working), amber (working with a stand-in, or not known yet) or red (not
-// working), with words for screen readers. A pure function of what the kiosk already knows: the
+// working), with what it means as catalog words (ui/i18n), said in the kiosk's language. A pure function of what the kiosk already knows: the
 // server's configuration, whether it answered, the browser's network state and microphone
 // permission (device-watch.svelte.ts) and the last visit's voice problems.
 
 import type { ServiceConfig } from '../ports/services.ts';
 import type { VoiceStatus } from './kiosk-voice.svelte.ts';
+import { words, type MessageKey, type Translate, type Words } from './i18n/words.ts';
 
 export type Light = 'green' | 'amber' | 'red';
 
@@ -13,11 +14,9 @@ export type LightName = 'microphone' | 'network' | 'stt' | 'model' | 'speech';
 
 export interface StatusLight {
   name: LightName;
-  /** the short label shown beside the light */
-  label: string;
   light: Light;
-  /** what the light means, in a sentence ("Network: offline") */
-  words: string;
+  /** what the light means ("offline"), as catalog words */
+  state: Words;
 }
 
 /** The browser's microphone permission, as far as the Permissions API tells. */
@@ -40,45 +39,58 @@ export interface LightInputs {
 
 const LISTENING: ReadonlySet<VoiceStatus> = new Set(['listening', 'hearing', 'thinking', 'speaking']);
 
+const light = (name: LightName, state: Light, key: MessageKey, values?: Record<string, string>): StatusLight => ({ name, light: state, state: words(key, values) });
+
 /** The five lights, in the order they are shown. */
 export function statusLights(i: LightInputs): StatusLight[] {
   const away = !i.online || i.reachable === false;
-  const light = (name: LightName, label: string, state: Light, words: string): StatusLight => ({ name, label, light: state, words: `${label}: ${words}` });
+  const stt = i.config.stt && { model: i.config.stt.model };
+  const llm = i.config.llm && { model: i.config.llm.model };
+  const tts = i.config.tts && { model: i.config.tts.model, voice: i.config.tts.voice };
   return [
-    microphone(i, light),
+    microphone(i),
     !i.online
-      ? light('network', 'Network', 'red', 'offline')
+      ? light('network', 'red', 'lights.network.offline')
       : i.reachable === false
-        ? light('network', 'Network', 'amber', "online, but the kiosk's server does not answer")
-        : light('network', 'Network', 'green', 'online'),
-    i.config.stt
+        ? light('network', 'amber', 'lights.network.serverAway')
+        : light('network', 'green', 'lights.network.online'),
+    stt
       ? away
-        ? light('stt', 'Speech recognition', 'red', `${i.config.stt.model} is out of reach; visitors tap or type`)
+        ? light('stt', 'red', 'lights.stt.away', stt)
         : i.recognitionFault
-          ? light('stt', 'Speech recognition', 'red', `${i.config.stt.model} is failing; visitors tap or type`)
-          : light('stt', 'Speech recognition', 'green', i.config.stt.model)
+          ? light('stt', 'red', 'lights.stt.failing', stt)
+          : light('stt', 'green', 'lights.stt.working', stt)
       : i.browserRecognition && !away
-        ? light('stt', 'Speech recognition', i.recognitionFault ? 'red' : 'amber', i.recognitionFault ? "the browser's own is failing" : "the browser's own (none on the server)")
-        : light('stt', 'Speech recognition', 'red', away ? 'out of reach; visitors tap or type' : 'none; visitors tap or type'),
-    i.config.llm
+        ? i.recognitionFault
+          ? light('stt', 'red', 'lights.stt.browserFailing')
+          : light('stt', 'amber', 'lights.stt.browser')
+        : light('stt', 'red', away ? 'lights.stt.noneAway' : 'lights.stt.none'),
+    llm
       ? away
-        ? light('model', 'Model', 'amber', `${i.config.llm.model} is out of reach; the built-in assistant stands in`)
-        : light('model', 'Model', 'green', i.config.llm.model)
-      : light('model', 'Model', 'amber', away ? 'out of reach; the built-in assistant stands in' : 'the built-in assistant (none on the server)'),
-    i.config.tts && !away
-      ? light('speech', 'Voice', 'green', `${i.config.tts.model}, ${i.config.tts.voice}`)
+        ? light('model', 'amber', 'lights.model.away', llm)
+        : light('model', 'green', 'lights.model.working', llm)
+      : light('model', 'amber', away ? 'lights.model.builtInAway' : 'lights.model.builtIn'),
+    tts && !away
+      ? light('speech', 'green', 'lights.speech.working', tts)
       : i.browserVoice
-        ? light('speech', 'Voice', 'amber', i.config.tts ? `${i.config.tts.model} is out of reach; the browser's voice stands in` : "the browser's own (none on the server)")
-        : light('speech', 'Voice', 'red', 'none; captions only'),
+        ? tts
+          ? light('speech', 'amber', 'lights.speech.browserStandsIn', tts)
+          : light('speech', 'amber', 'lights.speech.browser')
+        : light('speech', 'red', 'lights.speech.none'),
   ];
 }
 
-function microphone(i: LightInputs, light: (name: LightName, label: string, state: Light, words: string) => StatusLight): StatusLight {
-  if (i.microphoneFault === 'denied' || i.micPermission === 'denied') return light('microphone', 'Microphone', 'red', 'blocked by the browser');
-  if (i.microphoneFault === 'missing') return light('microphone', 'Microphone', 'red', 'not found');
-  if (i.microphoneFault === 'broken') return light('microphone', 'Microphone', 'red', 'not working');
-  if (LISTENING.has(i.voiceStatus)) return light('microphone', 'Microphone', 'green', 'open');
-  if (!i.config.stt && !i.browserRecognition) return light('microphone', 'Microphone', 'amber', 'not used: there is no speech recognition');
-  if (i.micPermission === 'granted') return light('microphone', 'Microphone', 'green', 'allowed; it opens when a visit starts');
-  return light('microphone', 'Microphone', 'amber', 'not allowed yet; the browser asks when a visit starts');
+function microphone(i: LightInputs): StatusLight {
+  if (i.microphoneFault === 'denied' || i.micPermission === 'denied') return light('microphone', 'red', 'lights.microphone.blocked');
+  if (i.microphoneFault === 'missing') return light('microphone', 'red', 'lights.microphone.missing');
+  if (i.microphoneFault === 'broken') return light('microphone', 'red', 'lights.microphone.broken');
+  if (LISTENING.has(i.voiceStatus)) return light('microphone', 'green', 'lights.microphone.open');
+  if (!i.config.stt && !i.browserRecognition) return light('microphone', 'amber', 'lights.microphone.unused');
+  if (i.micPermission === 'granted') return light('microphone', 'green', 'lights.microphone.allowed');
+  return light('microphone', 'amber', 'lights.microphone.notYet');
+}
+
+/** A light in a sentence ("Network: offline"), for the tooltip and screen readers. */
+export function lightLine(l: StatusLight, say: Translate): string {
+  return say('lights.line', { name: say(`lights.name.${l.name}`), state: say(l.state.key, l.state.values) });
 }

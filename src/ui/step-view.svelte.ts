@@ -2,6 +2,7 @@
 // itself, each field's value and whether it waits for a yes, the notice beside a field, and the
 // action waiting on its card or being performed. Labels come from the flow, in the visitor's words.
 
+import { words, type Said } from './i18n/words.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { resolveTool, type Field } from '../engine/language/flow.ts';
 import { displayValue } from '../engine/language/interpolate.ts';
@@ -20,7 +21,7 @@ export interface FieldState {
 export interface Notice {
   /** the variable the notice sits beside, if any */
   near: string | null;
-  text: string;
+  text: Said;
 }
 
 /** A value of the pending action the visitor may change on its card ("Change"). */
@@ -161,12 +162,16 @@ export class StepView {
     for (const s of Object.values(this.flow()?.flow.states ?? {})) {
       label ??= s.ui?.fields.find((x: Field) => x.id === variable)?.label.trim();
     }
-    const words = label === undefined || label.endsWith('?') ? variable.replace(/_/g, ' ') : label.replace(/:$/, '').replace(/^your\s+/i, '');
-    return words.charAt(0).toUpperCase() + words.slice(1);
+    const text = label === undefined || label.endsWith('?') ? variable.replace(/_/g, ' ') : label.replace(/:$/, '').replace(/^your\s+/i, '');
+    return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
-  /** A variable named inside a sentence ("Please check your date of birth"): fieldLabel, first word in lower case. */
+  /**
+   * A variable named inside a sentence ("Please check your date of birth"): fieldLabel, first
+   * word in lower case (not in German, whose nouns keep their capital).
+   */
   private fieldNoun(variable: string): string {
+    if (this.screen?.language.toLowerCase().startsWith('de')) return this.fieldLabel(variable);
     return this.fieldLabel(variable).replace(/^\p{Lu}(?=\p{Ll}|\s|$)/u, (c) => c.toLowerCase());
   }
 
@@ -189,17 +194,26 @@ export class StepView {
 
   private blockedNotice(m: TransitionBlockedMessage): Notice {
     const names = Object.keys(m.variables);
-    const labels = names.map((v) => this.fieldNoun(v));
+    const fields = listed(names.map((v) => this.fieldNoun(v)), this.screen?.language ?? 'en');
     const near = names.find((v) => this.fields[v] !== undefined) ?? null;
     switch (m.reason) {
       case 'pending_confirmation':
-        return { near, text: `Please check your ${labels.join(' and ')} first: tap Confirm if it is right, or Change if not.` };
+        return { near, text: words('blocked.pending', { fields }) };
       case 'not_captured':
-        return { near, text: `We still need your ${labels.join(' and ')}.` };
+        return { near, text: words('blocked.missing', { fields }) };
       case 'invalid_input':
-        return { near, text: `Please check your ${labels.join(' and ')}.` };
+        return { near, text: words('blocked.invalid', { fields }) };
       case 'guard_failed':
-        return { near: null, text: "That isn't possible yet. Please check your answers." };
+        return { near: null, text: words('blocked.guard') };
     }
+  }
+}
+
+/** "name and date of birth", in the visit's language ("Name und Geburtsdatum"). */
+function listed(labels: string[], language: string): string {
+  try {
+    return new Intl.ListFormat(language, { type: 'conjunction' }).format(labels);
+  } catch {
+    return labels.join(', ');
   }
 }

@@ -4,7 +4,8 @@
 // goes to the step on screen (step-view.svelte.ts) and, as events, to the kiosk's life.
 
 import { tick } from 'svelte';
-import { ACTION_FAILED_SENTENCE } from '../engine/runtime/action-effects.ts';
+import { kioskSentence } from '../engine/runtime/kiosk-sentences.ts';
+import { words } from './i18n/words.ts';
 import type { FlowEngine } from '../engine/runtime/engine.ts';
 import { ERROR } from '../engine/language/flow.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
@@ -226,7 +227,7 @@ export class Visit {
       act();
     } catch (error) {
       console.error('kiosk:', error);
-      this.place.step.notice = { near: null, text: 'Sorry, something went wrong here. Please tap Start over, or ask a member of staff.' };
+      this.place.step.notice = { near: null, text: words('step.wentWrong') };
     }
   }
 
@@ -268,7 +269,7 @@ export class Visit {
       }
     }
     // After the batch: a failure that moved the flow on stays said on the new screen.
-    if (failed) step.notice = { near: null, text: ACTION_FAILED_SENTENCE };
+    if (failed) step.notice = { near: null, text: kioskSentence('action_failed', this.engine.loaded.flow.language) };
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
     this.keep();
   }

@@ -7,6 +7,7 @@
 
 import type { FlowEngine } from '../engine/runtime/engine.ts';
 import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/runtime/messages.ts';
+import { kioskSentence, type KioskSentence } from '../engine/runtime/kiosk-sentences.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest, TurnChunk, TurnRequest } from '../ports/language-model.ts';
 import { PreparedReply, requestKey } from './prepared-reply.ts';
@@ -44,7 +45,6 @@ export interface ConversationContext {
   stepStart: number;
 }
 
-const SORRY = "Sorry, I'm having trouble. You can carry on using the screen.";
 
 export class Conversation {
   private history: ChatMessage[] = [];
@@ -227,6 +227,11 @@ export class Conversation {
     this.scheduleTick();
   }
 
+  /** One of the kiosk's own sentences, in the visit's language. */
+  private sentence(name: KioskSentence): string {
+    return kioskSentence(name, this.engine.loaded.flow.language);
+  }
+
   private speakNow(text: string): void {
     const id = ++this.turnSeq;
     this.history.push({ role: 'assistant', content: text });
@@ -255,8 +260,8 @@ export class Conversation {
       .then(() => this.runTurn(epoch, controller.signal))
       .catch((error: unknown) => {
         this.events.busy(false);
-        this.events.notice('model_failed', SORRY, (error as Error).message);
-        this.speakNow(SORRY);
+        this.events.notice('model_failed', this.sentence('trouble'), (error as Error).message);
+        this.speakNow(this.sentence('trouble'));
       });
   }
 
@@ -363,12 +368,12 @@ export class Conversation {
       } catch (error) {
         if (signal.aborted) return null;
         if (this.model !== this.fallback) {
-          this.events.notice('model_fallback', 'The online assistant is not answering. The kiosk carries on with its built-in assistant.', (error as Error).message);
+          this.events.notice('model_fallback', this.sentence('model_fallback'), (error as Error).message);
           this.model = this.fallback;
           continue;
         }
-        this.events.notice('model_failed', SORRY);
-        this.speakNow(SORRY);
+        this.events.notice('model_failed', this.sentence('trouble'));
+        this.speakNow(this.sentence('trouble'));
         return null;
       }
     }

@@ -2,7 +2,9 @@
 // the address winning over them, what survives a damaged store, the visitor wipe leaving them
 // alone, and the voice settings read from the query.
 
+import { get } from 'svelte/store';
 import { describe, expect, it } from 'vitest';
+import { say } from '../../src/ui/i18n/i18n.ts';
 import {
   checkSetting,
   clearVisitorStorage,
@@ -65,7 +67,9 @@ describe('checkSetting', () => {
     ['idle_seconds', '12.5', 'from 10 to 3600'],
     ['end_seconds', '1e3', 'The time the end screen stays is a whole number of seconds from 3 to 600.'],
   ] as const)('refuses %s = %j, saying what it takes', (name, value, words) => {
-    expect(checkSetting(name, value, FLOWS)).toContain(words);
+    const problem = checkSetting(name, value, FLOWS);
+    expect(problem).not.toBeNull();
+    expect(get(say)(problem!)).toContain(words);
   });
 });
 

@@ -2,7 +2,9 @@
 // network gone, stand-ins, and each thing that can be wrong with the microphone.
 
 import { describe, expect, it } from 'vitest';
-import { statusLights, type LightInputs } from '../../src/ui/status-lights.ts';
+import { get } from 'svelte/store';
+import { t } from '../../src/ui/i18n/i18n.ts';
+import { lightLine, statusLights, type LightInputs } from '../../src/ui/status-lights.ts';
 
 describe('statusLights', () => {
   const ALL: LightInputs = {
@@ -16,7 +18,7 @@ describe('statusLights', () => {
     recognitionFault: false,
     voiceStatus: 'off',
   };
-  const shown = (i: Partial<LightInputs>) => Object.fromEntries(statusLights({ ...ALL, ...i }).map((l) => [l.name, `${l.light} ${l.words}`]));
+  const shown = (i: Partial<LightInputs>) => Object.fromEntries(statusLights({ ...ALL, ...i }).map((l) => [l.name, `${l.light} ${lightLine(l, get(t))}`]));
 
   it('are all green with every service on and the microphone allowed', () => {
     expect(shown({})).toEqual({

@@ -3,6 +3,7 @@
 // flow goes once the runtime answers: the answer's captures and `on_action_done` (or the tool's
 // on_tool_call mapping), or `on_action_failed` and a plain sentence for the visitor.
 
+import { kioskSentence } from './kiosk-sentences.ts';
 import { resolveTool, type Branch, type ToolDef } from '../language/flow.ts';
 import type { ActionDoneInput } from './messages.ts';
 import { copy, own } from '../language/records.ts';
@@ -12,7 +13,6 @@ import { afterTool } from './after-tool.ts';
 import { httpCall, valuesFor } from './http-call.ts';
 
 /** What the visitor hears and sees when an action did not go through; never the error itself. */
-export const ACTION_FAILED_SENTENCE = 'Sorry, that did not go through. Nothing was done.';
 
 /**
  * Asks the runtime to perform the tool's HTTP call (`action_run`) and remembers it as running.
@@ -60,7 +60,7 @@ function actionFailed(t: Turn, run: RunningAction, detail: string): void {
   t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'failed', detail });
   if (run.left || run.state !== t.s.state) return;
   t.system(`[flow engine] ${run.tool} did not go through (${detail}). Nothing was done: never tell the visitor it was. Say so plainly and offer another way.`);
-  t.emit({ type: 'speech_cue', text: ACTION_FAILED_SENTENCE, reason: 'action_failed' });
+  t.emit({ type: 'speech_cue', text: kioskSentence('action_failed', t.s.language), reason: 'action_failed' });
   const next = outcome(t, run.tool, 'failed');
   if (next) attempt(t, next, 'action', true);
 }

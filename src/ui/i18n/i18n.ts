@@ -6,14 +6,9 @@
 import { addMessages, init, locale, _ } from 'svelte-i18n';
 import { derived, type Readable } from 'svelte/store';
 import { en, type Messages } from './messages-en.ts';
+import type { MessageKey, MessageValues, Said, Translate } from './words.ts';
 
-type Paths<T, P extends string = ''> = {
-  [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Paths<T[K], `${P}${K}.`>;
-}[keyof T & string];
-
-/** A message of the catalogs, as `area.name`. */
-export type MessageKey = Paths<Messages>;
-export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+export type { MessageKey, Said, Translate, Words } from './words.ts';
 
 /** The catalogs, by primary language subtag. */
 const CATALOGS: Readonly<Record<string, Messages>> = { en };
@@ -23,7 +18,10 @@ for (const [language, messages] of Object.entries(CATALOGS)) addMessages(languag
 void init({ fallbackLocale: FALLBACK, initialLocale: FALLBACK });
 
 /** `$t('bar.startOver')` in a component: the message in the visit's language. */
-export const t: Readable<Translate> = derived(_, (format) => (key: MessageKey, values?: Record<string, string | number>) => format(key, values ? { values } : {}));
+export const t: Readable<Translate> = derived(_, (format) => (key: MessageKey, values?: MessageValues) => format(key, values ? { values } : {}));
+
+/** `$say(notice)` in a component: kept words in the visit's language (text is shown as it is). */
+export const say: Readable<(said: Said) => string> = derived(t, (format) => (said: Said) => (typeof said === 'string' ? said : format(said.key, said.values)));
 
 /** The catalog that serves a language tag: its primary subtag's, else English. */
 export function catalogLanguage(tag: string): string {
