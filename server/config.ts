@@ -63,6 +63,8 @@ export interface SpeechService extends UpstreamService {
   voice: string;
   /** every voice the page may ask for, `voice` first; default: `voice` alone */
   voices?: string[];
+  /** the voice for visits in a language (a lower-case tag or primary subtag: `de`, `pt-br`), from TTS_VOICE_<LANG> */
+  byLanguage?: Record<string, string>;
   /** `pcm` or `wav` when TTS_FORMAT forces one; absent: pcm, with wav as the fallback */
   format?: 'pcm' | 'wav';
 }
@@ -167,7 +169,7 @@ export function publicConfig(config: Pick<KioskConfig, 'llm' | 'stt' | 'tts'>): 
   return {
     llm: config.llm && { model: config.llm.model, earlyStart: config.llm.earlyStart ?? true },
     stt: config.stt && { model: config.stt.model, mode: config.stt.mode ?? 'upload' },
-    tts: config.tts && { model: config.tts.model, voice: config.tts.voice, format: speechFormat(config.tts) },
+    tts: config.tts && { model: config.tts.model, voice: config.tts.voice, format: speechFormat(config.tts), ...(config.tts.byLanguage ? { byLanguage: config.tts.byLanguage } : {}) },
   };
 }
 
@@ -264,14 +266,19 @@ function readMaxTokens(env: Env): number {
   return Number(text);
 }
 
-/** TTS_VOICE (the default) and TTS_VOICES (the others the page may ask for). */
+/** TTS_VOICE (the default), TTS_VOICES (others the page may ask for), TTS_VOICE_<LANG> (a language's own: TTS_VOICE_DE, TTS_VOICE_PT_BR). */
 function readVoices(env: Env, tts: UpstreamService): SpeechService {
   const voice = value(env, 'TTS_VOICE') ?? 'alloy';
-  const voices = [voice];
-  for (const item of (value(env, 'TTS_VOICES') ?? '').split(',').map((part) => part.trim())) {
-    if (item && !voices.includes(item)) voices.push(item);
+  const byLanguage: Record<string, string> = {};
+  const own = Object.keys(env).sort().filter((name) => /^TTS_VOICE_[A-Z]{2,3}(_[A-Z0-9]{1,8})*$/.test(name) && value(env, name) !== undefined);
+  for (const name of own) {
+    const named = value(env, name)!;
+    if (!/^[\w.-]{1,64}$/.test(named)) throw new ConfigError(`${name} must be a voice name (letters, digits, - _ and . only), not "${named.slice(0, 40)}".`);
+    byLanguage[name.slice('TTS_VOICE_'.length).toLowerCase().replace(/_/g, '-')] = named;
   }
-  return { ...tts, voice, voices };
+  const listed = (value(env, 'TTS_VOICES') ?? '').split(',').map((part) => part.trim());
+  const voices = [...new Set([voice, ...listed, ...Object.values(byLanguage)].filter(Boolean))];
+  return { ...tts, voice, voices, ...(own.length > 0 ? { byLanguage } : {}) };
 }
 
 /** TTS_FORMAT: `pcm` or `wav` forces that format; unset, the page streams pcm and falls back to wav. */

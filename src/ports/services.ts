@@ -13,8 +13,11 @@ export interface ServiceConfig {
    * the upload as the fallback)
    */
   stt: { model: string; mode: 'upload' | 'realtime' } | null;
-  /** the speech model, voice and audio format behind /api/tts (format absent: `auto`) */
-  tts: { model: string; voice: string; format?: SpeechFormat } | null;
+  /**
+   * the speech model, voice and audio format behind /api/tts (format absent: `auto`), and the
+   * voice for visits in a language (`byLanguage`, by lower-case tag or primary subtag)
+   */
+  tts: { model: string; voice: string; format?: SpeechFormat; byLanguage?: Record<string, string> } | null;
 }
 
 /**

@@ -24,8 +24,13 @@ export interface KioskParts {
   actionRunner: ActionRunner & OutcomeSink;
   clock?: Clock;
   timers?: Timers;
-  /** the voice of one visit; null: touch and typing only */
-  voiceParts?: (language: string) => VoiceParts | null;
+  /**
+   * the voice of one visit, in the visit's language (`home`: the flow's default language); null:
+   * touch and typing only
+   */
+  voiceParts?: (language: string, home: boolean) => VoiceParts | null;
+  /** the language the voice listens and speaks in for a visit in `language` (the operator may refine it) */
+  spokenLanguage?: (language: string, home: boolean) => string;
   /** true when a language model is configured */
   hasModel?: () => boolean;
   mark?: MarkFn;

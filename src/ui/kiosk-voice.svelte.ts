@@ -104,6 +104,13 @@ export class KioskVoice {
     void session.start();
   }
 
+  /** The visit goes on in another language: the kiosk listens and speaks in it from now on. */
+  setLanguage(language: string): void {
+    this.speaker?.setLanguage(language);
+    this.session?.setLanguage(language);
+    this.refresh();
+  }
+
   /** Listening settings and the kind of answer awaited, for the step on screen. */
   listenFor(settings: TurnTakingSettings, expectation: Expectation): void {
     this.session?.configure(settings, expectation);

@@ -5,6 +5,7 @@
 // performs it. Wiping (end of visit, walk-away, "Start over") drops every trace of the visitor
 // from memory and storage, and closes the microphone.
 
+import { useLanguage } from './i18n/i18n.ts';
 import { words, type Words } from './i18n/words.ts';
 import { useSelector } from '@xstate/svelte';
 import { fromStore } from 'svelte/store';
@@ -48,7 +49,8 @@ export class Kiosk {
   /** the version of a flow from an address, as the kiosk's server keeps it (its actions name it) */
   private version: string | undefined;
   diagnostics = $state<Diagnostic[]>([]);
-  title = $state('');
+  /** the language the kiosk shows and speaks: the visit's, and the flow's default between visits */
+  language = $state('en');
   endValues = $state<Record<string, unknown> | null>(null);
   /** the visit in progress, from Start (or a reload that takes it up) until the wipe */
   visit = $state.raw<Visit | null>(null);
@@ -60,7 +62,7 @@ export class Kiosk {
   /** the flow says it needs a language model (`settings.llm_required`) */
   private llmRequired = $state(false);
   private readonly view: { readonly current: LifeView };
-  private loaded: LoadedFlow | null = null;
+  private loaded = $state.raw<LoadedFlow | null>(null);
   /** a tap made before this time (ms, the clock of events' timeStamp) was meant for the screen before */
   private heldUntil = 0;
   private readonly clock: Clock;
@@ -71,7 +73,7 @@ export class Kiosk {
     this.clock = parts.clock ?? systemClock;
     this.timers = parts.timers ?? browserTimers;
     this.voice = new KioskVoice(parts.mark ?? browserMark);
-    this.step = new StepView(() => this.loaded);
+    this.step = new StepView(() => this.visit?.flow ?? this.loaded);
     const timers = this.timers;
     const { endSeconds, idleSeconds, idleGraceSeconds } = this.settings;
     this.life = createActor(
@@ -154,7 +156,7 @@ export class Kiosk {
     this.diagnostics = result.diagnostics;
     if (!result.loaded) return this.tell({ type: 'flow.invalid' });
     this.loaded = result.loaded;
-    this.title = shownTitle(result.loaded.flow.title, result.loaded.flow.id);
+    this.showIn(result.loaded.flow.defaultLanguage);
     this.llmRequired = result.loaded.flow.settings.llmRequired;
     if (!this.resume(result.loaded)) this.tell({ type: 'flow.loaded' });
   }
@@ -174,12 +176,37 @@ export class Kiosk {
     return true;
   }
 
-  start(): void {
+  /** The flow's title, in the language the kiosk shows. */
+  get title(): string {
+    const shown = this.visit?.flow ?? this.loaded;
+    return shown ? shownTitle(shown.flow.title, shown.flow.id) : '';
+  }
+
+  /** The languages a visitor may choose (the flow's, its default first); one: no choice to offer. */
+  get languages(): readonly string[] {
+    return this.loaded?.flow.languages ?? [];
+  }
+
+  /** Start, or one of the languages on the idle screen: a visit in that language (the flow's default if none or not one of its own). */
+  start(language?: string): void {
     if (!this.loaded) return;
     this.tell({ type: 'start' });
     if (!this.inVisit) return;
-    this.visit = new Visit(this.place(this.loaded), new FlowEngine(this.loaded, this.clock));
+    const chosen = language !== undefined && this.languages.includes(language) ? this.loaded.inLanguage(language) : this.loaded;
+    this.showIn(chosen.flow.language);
+    this.visit = new Visit(this.place(this.loaded), new FlowEngine(chosen, this.clock));
     this.visit.start();
+  }
+
+  /** The visitor chose another language in the top bar: the visit goes on in it, keeping every answer. */
+  setLanguage(language: string): void {
+    this.visit?.setLanguage(language);
+  }
+
+  /** The screen's own words in `language` from now on (the flow's texts come from the engine in it). */
+  private showIn(language: string): void {
+    this.language = language;
+    useLanguage(language);
   }
 
   /** What a visit needs of the kiosk. */
@@ -197,8 +224,14 @@ export class Kiosk {
       voice: this.voice,
       tell: (event) => this.tell(event),
       inVisit: () => this.inVisit,
-      ended: (variables) => {
-        this.endValues = shownValues(loaded.flow, loaded.catalog, variables);
+      ended: (variables, flow) => {
+        this.endValues = shownValues(flow.flow, flow.catalog, variables);
+      },
+      languageChanged: (language) => {
+        if (language === this.language) return;
+        this.showIn(language);
+        const home = language === loaded.flow.defaultLanguage;
+        this.voice.setLanguage(this.parts.spokenLanguage?.(language, home) ?? language);
       },
     };
   }
@@ -323,6 +356,8 @@ export class Kiosk {
     this.parts.visits?.clear();
     this.voice.end();
     this.step.clear();
+    // Each visit starts in the flow's default language again.
+    if (this.loaded) this.showIn(this.loaded.flow.defaultLanguage);
     this.heldUntil = 0;
     this.endValues = null;
     try {

@@ -5,6 +5,7 @@
 // The heavy parts (the openai client; vad-web with onnxruntime-web) load only when needed, after
 // the first screen is up.
 
+import { primaryLanguage } from '../engine/language/localize.ts';
 import { BrowserSpeech, browserSpeechAvailable } from '../adapters/browser/speech-synthesis.ts';
 import { WebSpeechRecognizer, webSpeechAvailable } from '../adapters/browser/web-speech.ts';
 import { OfflineAgent } from '../adapters/offline-agent/offline-agent.ts';
@@ -206,10 +207,21 @@ export class KioskServices {
     return llm && this.openai ? new this.openai.OpenAIChatModel({ baseURL: this.url(API.llm), model: llm.model }) : new OfflineAgent();
   }
 
+  /**
+   * The language the voice listens and speaks in for a visit in `language`: the operator's
+   * language setting when the visit is in the flow's default language (`home`) or in the same
+   * language as the setting (en-GB refines en), else the visit's own.
+   */
+  spokenLanguage(language: string, home: boolean): string {
+    const chosen = this.voiceSettings.language;
+    if (chosen === null) return language;
+    return home || primaryLanguage(chosen) === primaryLanguage(language) ? chosen : language;
+  }
+
   /** The voice of one visit. Called from the Start tap, so audio may start. */
-  voiceParts(flowLanguage: string): VoiceParts {
+  voiceParts(visitLanguage: string, home: boolean): VoiceParts {
     const recognizer = this.recognizer();
-    const language = this.voiceSettings.language ?? flowLanguage;
+    const language = this.spokenLanguage(visitLanguage, home);
     return {
       microphone: recognizer ? this.mic() : null,
       recognizer,
@@ -249,7 +261,8 @@ export class KioskServices {
     const tts = this.config.tts;
     if (tts && this.openai) {
       const voice = this.voiceSettings.voice ?? tts.voice;
-      voices.push(new this.openai.OpenAISpeech({ baseURL: this.url(API.tts), model: tts.model, voice, format: tts.format ?? 'auto', audioContext: () => this.audio() }));
+      const byLanguage = tts.byLanguage ?? {};
+      voices.push(new this.openai.OpenAISpeech({ baseURL: this.url(API.tts), model: tts.model, voice, byLanguage, format: tts.format ?? 'auto', audioContext: () => this.audio() }));
       // The tap that starts a visit lets audio play: make the context now, inside it.
       this.audio();
     }

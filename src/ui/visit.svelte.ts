@@ -47,8 +47,10 @@ export interface VisitPlace {
   tell(event: LifeEvent): void;
   /** the kiosk's life is in a visit (the copy is kept only then) */
   inVisit(): boolean;
-  /** the flow ended with these values, for the end screen */
-  ended(variables: Record<string, unknown>): void;
+  /** the flow ended with these values (in the flow as the visit ran it, in its language), for the end screen */
+  ended(variables: Record<string, unknown>, flow: LoadedFlow): void;
+  /** the visit is in another language now: the screen's words and the voice follow */
+  languageChanged(language: string): void;
 }
 
 export class Visit {
@@ -136,6 +138,22 @@ export class Visit {
     this.guarded(() => this.conversation.say(text));
   }
 
+  /** The flow as the visit runs it: its texts in the visit's language. */
+  get flow(): LoadedFlow {
+    return this.engine.loaded;
+  }
+
+  /** The visitor chose another of the flow's languages: everything given so far is kept. */
+  setLanguage(language: string): void {
+    this.activity();
+    this.tapping = true;
+    try {
+      this.guarded(() => this.conversation.setLanguage(language));
+    } finally {
+      this.tapping = false;
+    }
+  }
+
   /** Something the visitor tapped. */
   ui(event: UiEventInput): void {
     this.activity();
@@ -185,7 +203,8 @@ export class Visit {
 
   /** The microphone and the kiosk's voice for this visit, where the kiosk has them. */
   private beginVoice(): void {
-    const parts = this.place.parts.voiceParts?.(this.place.loaded.flow.language) ?? null;
+    const { flow } = this.engine.loaded;
+    const parts = this.place.parts.voiceParts?.(flow.language, flow.language === flow.defaultLanguage) ?? null;
     if (!parts) return;
     this.place.voice.begin(parts, {
       heard: (text) => {
@@ -252,6 +271,7 @@ export class Visit {
       if (change.screenChanged) this.place.tell({ type: 'screen.changed' });
       failed ||= change.actionFailed;
       if (m.type === 'flow_state') {
+        this.place.languageChanged(m.language);
         // A tap that moves the flow on: what the kiosk was saying about the old step is moot.
         if (this.tapping) this.place.voice.silence();
         this.place.tell({ type: 'flow.step', failed: m.state === ERROR || m.state === loaded.flow.settings.onError });
@@ -264,7 +284,7 @@ export class Visit {
         this.place.visits?.clear();
         this.place.tell({ type: 'screen.changed' });
         if (m.mode === 'kiosk') this.place.voice.stopListening();
-        this.place.ended(m.variables);
+        this.place.ended(m.variables, this.engine.loaded);
         this.place.tell({ type: 'flow.ended', assistant: m.mode === 'assistant' });
       }
     }

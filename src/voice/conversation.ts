@@ -8,43 +8,16 @@
 import type { FlowEngine } from '../engine/runtime/engine.ts';
 import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/runtime/messages.ts';
 import { kioskSentence, type KioskSentence } from '../engine/runtime/kiosk-sentences.ts';
+import { languageName } from '../engine/language/localize.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest, TurnChunk, TurnRequest } from '../ports/language-model.ts';
+import type { Timers } from '../ports/timers.ts';
+import type { ConversationContext, ConversationEvents, ConversationOptions } from './conversation-events.ts';
 import { PreparedReply, requestKey } from './prepared-reply.ts';
 
+export type { ConversationContext, ConversationEvents, ConversationOptions } from './conversation-events.ts';
+
 type FormValue = Extract<TurnChunk, { type: 'form_value' }>;
-import type { Timers } from '../ports/timers.ts';
-
-export interface ConversationEvents {
-  /** every engine message, in order, for the screen */
-  engine(messages: readonly EngineMessage[]): void;
-  /** the agent's words for one reply (one model round): growing while streamed, then final */
-  agentSpeech(reply: number, text: string, final: boolean): void;
-  /** the visitor's words (spoken or typed) as they were sent */
-  visitorSpeech(text: string): void;
-  /**
-   * Something the visitor should know about the assistant itself, as a plain sentence; `detail`
-   * (the service's own words, which could hold anything) is for the operator's log only.
-   */
-  notice(kind: 'model_fallback' | 'model_failed', text: string, detail?: string): void;
-  /** a model turn is running (true) or finished (false) */
-  busy(busy: boolean): void;
-  /** a reply prepared at a pause was asked for, taken by the turn, or dropped (for measuring) */
-  prepared?(outcome: 'asked' | 'taken' | 'dropped'): void;
-}
-
-export interface ConversationOptions {
-  /** model rounds in one turn (each round may call tools) before the turn gives up */
-  maxRounds?: number;
-}
-
-/** The model's side of a visit, kept with the engine's snapshot so a resumed visit has its context. */
-export interface ConversationContext {
-  history: ChatMessage[];
-  /** index in `history` where the current step began */
-  stepStart: number;
-}
-
 
 export class Conversation {
   private history: ChatMessage[] = [];
@@ -145,6 +118,31 @@ export class Conversation {
   ui(event: UiEventInput): void {
     if (this.stopped) return;
     this.handle(this.engine.send(event));
+  }
+
+  /**
+   * The visitor chose another of the flow's languages on screen. The engine shows the step again
+   * in it (values, pending confirmations and the pending action kept); the model keeps the
+   * conversation so far, is told of the choice, and takes a turn to go on in the new language.
+   * False when nothing changed (the same language, or the visit is over).
+   */
+  setLanguage(language: string): boolean {
+    if (this.stopped) return false;
+    const messages = this.engine.setLanguage(language);
+    const shown = messages.find((m): m is FlowStateMessage => m.type === 'flow_state');
+    if (!shown) return false;
+    this.turn?.abort();
+    this.dropPrepared();
+    this.scene = shown;
+    this.systemPrompt = shown.agent.system_prompt;
+    this.tools = shown.agent.tools;
+    const name = languageName(shown.language);
+    this.history.push({ role: 'system', content: `[kiosk] The visitor chose ${name} on the screen. From now on speak ${name} only; say again, in ${name}, what this step still needs.` });
+    // The step is taken up afresh in the new language (the offline assistant asks its question again).
+    this.stepStart = this.history.length;
+    this.events.engine(messages);
+    this.beginTurn();
+    return true;
   }
 
   /** The runtime's answer to one of the engine's `action_run`s. */

@@ -38,10 +38,17 @@ export class Speaker {
 
   constructor(
     voices: readonly TextToSpeech[],
-    private readonly language: string,
+    private language: string,
     private readonly events: SpeakerEvents,
   ) {
     this.voices = [...voices];
+  }
+
+  /** The visitor chose another language: what is queued or playing stops; the next sentence is spoken in `language`. */
+  setLanguage(language: string): void {
+    if (language === this.language) return;
+    this.language = language;
+    this.stop();
   }
 
   /** True from the first sound of a reply until the queue runs dry or is stopped. */

@@ -99,7 +99,7 @@ export class VoiceSession {
     private readonly microphone: Microphone | null,
     private readonly recognizer: SpeechToText | null,
     private readonly speaker: Speaker,
-    private readonly language: string,
+    private language: string,
     private readonly events: VoiceEvents,
     options: VoiceSessionOptions = {},
   ) {
@@ -157,6 +157,21 @@ export class VoiceSession {
   /** Listening settings for the step the flow is in now. */
   configure(settings: TurnTakingSettings, expectation: Expectation): void {
     this.turns.configure(settings, expectation);
+  }
+
+  /**
+   * The visitor chose another language: the next turn is recognised in it (a streaming
+   * recogniser connects again for it; the browser's own restarts in it). A turn being heard is
+   * finished in the language it began in.
+   */
+  setLanguage(language: string): void {
+    if (language === this.language || this.stopped) return;
+    this.language = language;
+    if (this.recognizer?.kind === 'stream') this.recognizer.warm?.(isoLanguage(language));
+    if (this.recognizer?.kind === 'live' && this.mic === 'open') {
+      this.recognizer.stop();
+      this.startLive(this.recognizer);
+    }
   }
 
   /** The kiosk's voice started or stopped (from the speaker's events). */

@@ -445,3 +445,46 @@ states:
     expect(told.some((t) => t.includes('http: the service answered 503') && t.includes('never tell the visitor it was'))).toBe(true);
   });
 });
+
+describe('the visitor chooses another language on screen', () => {
+  const frontDesk = loadFlow(readFileSync(new URL('../fixtures/languages/front-desk.yaml', import.meta.url), 'utf8')).loaded!;
+
+  it('shows the step again in it with the value waiting for its yes, keeps the history, tells the model and lets it speak', async () => {
+    const model = new ScriptedModel([
+      [text("What's your first name?")],
+      [call('c1', 'save_name', { first_name: 'Ana' })],
+      [text('I heard Ana. Is that right?')],
+      [text('He entendido Ana. ¿Es correcto?')],
+    ]);
+    const { conversation, engine, log } = setup(model, frontDesk);
+    conversation.start();
+    await conversation.settled();
+    conversation.say('Ana');
+    await conversation.settled();
+    log.messages.length = 0;
+
+    expect(conversation.setLanguage('es-ES')).toBe(true);
+    await conversation.settled();
+
+    const shown = log.messages.find((m) => m.type === 'flow_state');
+    expect(shown).toMatchObject({ type: 'flow_state', state: 'ask_name', language: 'es-ES' });
+    expect(engine.view.pending).toEqual(['first_name']);
+    expect(engine.loaded.flow.language).toBe('es-ES');
+    const asked = model.requests.at(-1)!;
+    expect(asked.messages.some((m) => m.role === 'user' && m.content === 'Ana')).toBe(true);
+    expect(asked.messages.at(-1)).toMatchObject({ role: 'system', content: expect.stringContaining('The visitor chose Spanish on the screen') });
+    expect((asked.messages[0] as { content: string }).content).toContain('Spanish');
+    expect(log.speech.at(-1)).toBe('He entendido Ana. ¿Es correcto?');
+    // The same language again changes nothing, and asks the model nothing.
+    expect(conversation.setLanguage('es-ES')).toBe(false);
+    expect(model.requests).toHaveLength(4);
+  });
+
+  it("says its own sentences in the visit's language", async () => {
+    const failing: LanguageModel = { name: 'down', generate: () => { throw new Error('down'); } };
+    const { conversation, log } = setup(failing, frontDesk.inLanguage('de-DE'));
+    conversation.start();
+    await conversation.settled();
+    expect(log.notices).toEqual(['Der Online-Assistent antwortet nicht. Das Terminal macht mit seinem eingebauten Assistenten weiter. [down]']);
+  });
+});

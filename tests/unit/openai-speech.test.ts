@@ -120,6 +120,15 @@ describe('streamed pcm', () => {
   });
 });
 
+describe('voices by language', () => {
+  it("asks for the language's own voice (by tag, then primary subtag), and the default voice for the rest", async () => {
+    const context = new FakeAudioContext();
+    const speech = voice(context, { byLanguage: { de: 'thorsten', 'pt-br': 'faber', pt: 'tugao' } });
+    for (const language of ['de-DE', 'pt-BR', 'pt-PT', 'fr-FR', 'constructor']) await play(await speech.prepare('Hallo.', { language }));
+    expect(fake.tts.requests.map((r) => r.voice)).toEqual(['thorsten', 'faber', 'tugao', 'alloy', 'alloy']);
+  });
+});
+
 describe('pcm refused', () => {
   it('asks again for WAV, and for WAV only for the rest of the visit', async () => {
     const context = new FakeAudioContext();

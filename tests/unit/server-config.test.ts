@@ -151,6 +151,14 @@ describe('readConfig', () => {
     expect(readConfig({ TTS_BASE_URL: 'http://h/v1', TTS_VOICE: 'nova', TTS_VOICES: 'alloy,,nova, echo ' }).tts?.voices).toEqual(['nova', 'alloy', 'echo']);
   });
 
+  it('takes a voice for each language from TTS_VOICE_<LANG>, tells the page, and lets it ask for them', () => {
+    const config = readConfig({ TTS_BASE_URL: 'http://h/v1', TTS_VOICE: 'nova', TTS_VOICE_DE: 'thorsten', TTS_VOICE_PT_BR: 'faber', TTS_VOICE_ES: ' ' });
+    expect(config.tts?.byLanguage).toEqual({ de: 'thorsten', 'pt-br': 'faber' });
+    expect(config.tts?.voices).toEqual(['nova', 'thorsten', 'faber']);
+    expect(publicConfig(config).tts?.byLanguage).toEqual({ de: 'thorsten', 'pt-br': 'faber' });
+    expect(configError({ TTS_BASE_URL: 'http://h/v1', TTS_VOICE_FR: 'a voice' })).toContain('TTS_VOICE_FR');
+  });
+
   it.each(['abc', '-1', '70000', '80.5'])('refuses PORT=%s', (port) => {
     expect(configError({ PORT: port })).toContain('PORT');
   });

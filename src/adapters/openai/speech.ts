@@ -20,6 +20,8 @@ export interface OpenAISpeechOptions {
   baseURL: string | URL;
   model: string;
   voice: string;
+  /** the voice for a language, by lower-case tag or primary subtag (`de`, `pt-br`); others get `voice` */
+  byLanguage?: Readonly<Record<string, string>>;
   /** the page's AudioContext (one, resumed on a tap, shared with everything that plays) */
   audioContext: () => AudioOutput;
   /** `auto` (default): pcm, and WAV once the service refuses it; `pcm` or `wav`: that alone */
@@ -71,7 +73,7 @@ export class OpenAISpeech implements TextToSpeech {
     };
     let response: Response;
     try {
-      response = await this.speech(text, 'pcm', watch.signal);
+      response = await this.speech(text, options.language, 'pcm', watch.signal);
     } catch (error) {
       watch.dispose();
       if (error instanceof APIError && refusesPcm(error.status, error.message)) throw new PcmRefused(error.message);
@@ -98,7 +100,7 @@ export class OpenAISpeech implements TextToSpeech {
     const watch = new RequestWatch(options.signal);
     watch.arm(this.timeoutMs);
     try {
-      const response = await this.speech(text, 'wav', watch.signal);
+      const response = await this.speech(text, options.language, 'wav', watch.signal);
       const bytes = await response.arrayBuffer();
       const context = this.context();
       const buffer = await context.decodeAudioData(bytes).catch((error: unknown) => {
@@ -114,9 +116,17 @@ export class OpenAISpeech implements TextToSpeech {
     }
   }
 
-  private speech(input: string, format: 'pcm' | 'wav', signal: AbortSignal): Promise<Response> {
-    const { model, voice } = this.options;
-    return this.client.audio.speech.create({ model, voice, input, response_format: format }, { signal });
+  private speech(input: string, language: string, format: 'pcm' | 'wav', signal: AbortSignal): Promise<Response> {
+    const { model } = this.options;
+    return this.client.audio.speech.create({ model, voice: this.voiceFor(language), input, response_format: format }, { signal });
+  }
+
+  /** The voice that speaks `language`: its own (by tag, then primary subtag), else the default. */
+  voiceFor(language: string): string {
+    const tag = language.toLowerCase();
+    const voices = this.options.byLanguage ?? {};
+    const pick = (key: string) => (Object.hasOwn(voices, key) ? voices[key] : undefined);
+    return pick(tag) ?? pick(tag.split('-')[0]!) ?? this.options.voice;
   }
 
   private context(): AudioOutput {

@@ -6,12 +6,17 @@
 import { addMessages, init, locale, _ } from 'svelte-i18n';
 import { derived, type Readable } from 'svelte/store';
 import { en, type Messages } from './messages-en.ts';
+import { ar } from './messages-ar.ts';
+import { de } from './messages-de.ts';
+import { es } from './messages-es.ts';
+import { fr } from './messages-fr.ts';
 import type { MessageKey, MessageValues, Said, Translate } from './words.ts';
+import { directionOf } from './language-names.ts';
 
 export type { MessageKey, Said, Translate, Words } from './words.ts';
 
 /** The catalogs, by primary language subtag. */
-const CATALOGS: Readonly<Record<string, Messages>> = { en };
+const CATALOGS: Readonly<Record<string, Messages>> = { en, de, fr, es, ar };
 const FALLBACK = 'en';
 
 for (const [language, messages] of Object.entries(CATALOGS)) addMessages(language, messages);
@@ -29,9 +34,15 @@ export function catalogLanguage(tag: string): string {
   return Object.hasOwn(CATALOGS, primary) ? primary : FALLBACK;
 }
 
-/** Shows the kiosk's words in `tag`'s language from now on, and tells the page (lang) for screen readers and fonts. */
+/**
+ * Shows the kiosk's words in `tag`'s language from now on, and tells the page: `lang` for screen
+ * readers, voices and fonts, `dir` so that a right-to-left language mirrors the layout.
+ */
 export function useLanguage(tag: string): void {
   void locale.set(catalogLanguage(tag));
-  const page = (globalThis as { document?: { documentElement: { lang: string } } }).document;
-  if (page) page.documentElement.lang = tag;
+  const page = (globalThis as { document?: { documentElement: { lang: string; dir: string } } }).document;
+  if (page) {
+    page.documentElement.lang = tag;
+    page.documentElement.dir = directionOf(tag);
+  }
 }
