@@ -158,6 +158,28 @@ states:
     expect(shownValue(loaded.flow, loaded.catalog, 'dob', '2024-02-32')).toBe('2024-02-32');
     expect(shownValue(loaded.flow, loaded.catalog, 'dob', '1990-03-15')).toBe('March 15, 1990');
   });
+
+  it("a date and a number read in the visit's language; a long number is never grouped like an amount", () => {
+    const flow = `
+id: weigh_in
+language: en-US
+languages: [en-US, de-DE]
+variables:
+  weight: { type: number }
+  code: { type: integer }
+  dob: { type: date }
+states:
+  ask:
+    ui: { artifact_type: form, fields: [ { id: weight, type: number, label: Weight } ] }
+    transitions: { on_ui_event: { form_submit: __end__ } }
+`;
+    const english = loadFlow(flow).loaded!;
+    const german = english.inLanguage('de-DE');
+    expect(shownValue(english.flow, english.catalog, 'weight', 72.5)).toBe('72.5');
+    expect(shownValue(german.flow, german.catalog, 'weight', 72.5)).toBe('72,5');
+    expect(shownValue(german.flow, german.catalog, 'code', 123456)).toBe('123456');
+    expect(shownValue(german.flow, german.catalog, 'dob', '1990-03-15')).toBe('15. März 1990');
+  });
 });
 
 describe('vfdl check', () => {

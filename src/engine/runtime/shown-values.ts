@@ -1,6 +1,8 @@
-// How values read to a visitor: a choice by its label ("Walk-in visit", not walk_in) and a date
-// in words in the flow's language ("March 15, 1990"). Used for what the screen and the kiosk's
-// own cues say; the LLM's prompt and flow_end keep the values as stored.
+// How values read to a visitor: a choice by its label ("Walk-in visit", not walk_in), a date in
+// words in the flow's language ("March 15, 1990", "15. März 1990") and a number with that
+// language's decimal sign ("2.5", "2,5"; never grouped, since a number a visitor gives is often a
+// code). Used for what the screen and the kiosk's own cues say; the LLM's prompt and flow_end keep
+// the values as stored.
 
 import type { Catalog } from '../language/catalog.ts';
 import type { Flow } from '../language/flow.ts';
@@ -22,6 +24,21 @@ function dateFormat(language: string): Intl.DateTimeFormat {
   return f;
 }
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(language: string): Intl.NumberFormat {
+  let f = numberFormats.get(language);
+  if (!f) {
+    try {
+      f = new Intl.NumberFormat(language, { useGrouping: false, maximumFractionDigits: 15 });
+    } catch {
+      f = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 15 });
+    }
+    numberFormats.set(language, f);
+  }
+  return f;
+}
+
 /** One value as a visitor should read it. */
 export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknown): unknown {
   const label = cat.choiceLabels.get(name)?.get(String(value));
@@ -31,6 +48,7 @@ export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknow
   if (cat.variables.get(name)?.type === 'date' && typeof value === 'string' && isRealDate(value)) {
     return dateFormat(flow.language).format(new Date(`${value}T00:00:00Z`));
   }
+  if (typeof value === 'number' && Number.isFinite(value)) return numberFormat(flow.language).format(value);
   return value;
 }
 
