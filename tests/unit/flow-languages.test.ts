@@ -179,6 +179,14 @@ describe('a visit that changes language', () => {
     expect(h.engine.view.language).toBe('es');
   });
 
+  it('by the model: set_language takes its arguments as the model sends them, as JSON text', () => {
+    const h = startFlow(FLOW);
+    const out = h.call('set_language', '{"language":"de-DE"}');
+    expect(only(out, 'tool_result')).toMatchObject({ ok: true, content: { language: 'de-DE' } });
+    expect(only(out, 'flow_state')).toMatchObject({ language: 'de-DE' });
+    expect(only(h.call('set_language', '{"language":'), 'tool_rejected')).toMatchObject({ reason: 'invalid_arguments' });
+  });
+
   it('each new visit starts in the default language', () => {
     const h = startFlow(FLOW);
     h.engine.setLanguage('de-DE');

@@ -272,7 +272,16 @@ export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
  * set_language: the session takes the language, and the engine shows the step again in it once
  * the step is over (FlowEngine.send). Values and pending confirmations stay as they are.
  */
-function chooseLanguage(t: Turn, args: unknown, callId: string): void {
+function chooseLanguage(t: Turn, raw: unknown, callId: string): void {
+  // The arguments come as the model wrote them (JSON text), or as an object from a test.
+  let args = raw;
+  if (typeof raw === 'string') {
+    try {
+      args = JSON.parse(raw);
+    } catch {
+      args = undefined;
+    }
+  }
   const asked = typeof args === 'object' && args !== null && typeof (args as Record<string, unknown>)['language'] === 'string' ? ((args as Record<string, unknown>)['language'] as string) : '';
   const { languages } = t.flow;
   const chosen = languages.find((tag) => tag.toLowerCase() === asked.toLowerCase()) ?? (asked ? languages.find((tag) => primaryLanguage(tag) === primaryLanguage(asked)) : undefined);
