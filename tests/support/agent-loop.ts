@@ -59,6 +59,19 @@ export class AgentLoop {
     await this.input(() => this.engine.send({ type: 'ui_event', ...event }));
   }
 
+  /**
+   * The visitor picks another of the flow's languages on screen: the step is shown again in it, the
+   * model is told and takes a turn, as the kiosk's runtime does (voice/conversation.ts).
+   */
+  async setLanguage(language: string): Promise<void> {
+    const out = this.engine.setLanguage(language);
+    this.absorb(out);
+    if (!out.some((m) => m.type === 'flow_state')) return;
+    this.messages.push({ role: 'system', content: `[kiosk] The visitor chose ${language} on the screen.` });
+    this.turnEpoch = this.engine.view.epoch;
+    await this.runTurns();
+  }
+
   /** Time passes. */
   async wait(seconds: number): Promise<void> {
     this.clock.advance(seconds * 1000);

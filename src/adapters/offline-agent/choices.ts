@@ -1,8 +1,12 @@
-// Choices named in what the visitor said: by their value or label ("walk in", "Dr Lindqvist" for
-// Dr. Lindqvist), by a word of the label that names one choice alone ("Tom" for Tom Becker), or by
-// the option's description said whole ("I don't have an appointment"); never where the visitor
-// says they do not want it ("I don't like blue").
+// Choices named in what the visitor said, in the visit's language: by their value or label ("walk
+// in", "Dr Lindqvist" for Dr. Lindqvist, "una reunion" for Una reunión), by a word of the label that
+// names one choice alone ("Tom" for Tom Becker), or by the option's description said whole ("I
+// don't have an appointment"); never where the visitor says they do not want it ("I don't like
+// blue", "pas le bleu").
 
+import { foldWord } from '../../engine/runtime/words.ts';
+import { ENGLISH } from './languages/en.ts';
+import { perLanguage, type Language } from './languages/language.ts';
 import { isCorrectedBetween, isNegated } from './negation.ts';
 import { wordsOf, type Found } from './text.ts';
 
@@ -23,25 +27,17 @@ export interface ChoiceHeard {
   declined: Found<Choice>[];
 }
 
-const CONTRACTIONS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["can't", ['can', 'not']],
-  ["won't", ['will', 'not']],
-  ['dont', ['do', 'not']],
-  ["i'm", ['i', 'am']],
-]);
+interface ChoiceReader {
+  lang: Language;
+  titleWords: ReadonlyMap<string, string>;
+  smallWords: ReadonlySet<string>;
+}
 
-/** Spoken forms of titles, as labels write them. */
-const TITLE_WORDS: ReadonlyMap<string, string> = new Map([
-  ['doctor', 'dr'],
-  ['mister', 'mr'],
-  ['professor', 'prof'],
-  ['saint', 'st'],
-]);
-
-/** Words too common (or titles) to name a choice on their own. */
-const SMALL_WORDS = new Set(
-  'a an the of in on at to for and or with by my your our i me is am are be it this that no not yes please dr mr mrs ms miss mx prof st sir'.split(' '),
-);
+const reader = perLanguage((lang: Language): ChoiceReader => ({
+  lang,
+  titleWords: new Map(Object.entries(lang.choices.titleWords).map(([k, v]) => [foldWord(k), foldWord(v)])),
+  smallWords: new Set(lang.choices.smallWords.map(foldWord)),
+}));
 
 interface Token {
   text: string;
@@ -49,16 +45,13 @@ interface Token {
   end: number;
 }
 
-/** A word in the form both sides are compared in: "don't" → do not, "doctor" → dr. */
-function canonical(word: string): readonly string[] {
-  const known = CONTRACTIONS.get(word);
-  if (known) return known;
-  if (word.endsWith("n't")) return [word.slice(0, -3), 'not'];
-  return [TITLE_WORDS.get(word) ?? word];
+/** A word in the form both sides are compared in: "don't" → do not, "doctor" → dr, "l'entrée" → l' entree. */
+function canonical(word: string, r: ChoiceReader): readonly string[] {
+  return (r.lang.choices.expand(word) ?? [word]).map((w) => r.titleWords.get(w) ?? w);
 }
 
-function tokens(text: string): Token[] {
-  return wordsOf(text).flatMap((w) => canonical(w.text).map((t) => ({ text: t, start: w.start, end: w.end })));
+function tokens(text: string, r: ChoiceReader): Token[] {
+  return wordsOf(text).flatMap((w) => canonical(w.text, r).map((t) => ({ text: t, start: w.start, end: w.end })));
 }
 
 interface Mention {
@@ -83,30 +76,30 @@ function occurrences(said: readonly Token[], run: readonly string[], choice: Cho
 }
 
 /** For each choice, the words of its names that no other choice has (and that are not small words). */
-function keyWords(choices: readonly Choice[]): Map<Choice, string[]> {
-  const wordsOfChoice = choices.map((c) => new Set(c.names.flatMap((n) => tokens(n).map((t) => t.text))));
+function keyWords(choices: readonly Choice[], r: ChoiceReader): Map<Choice, string[]> {
+  const wordsOfChoice = choices.map((c) => new Set(c.names.flatMap((n) => tokens(n, r).map((t) => t.text))));
   const seen = new Map<string, number>();
   for (const set of wordsOfChoice) for (const w of set) seen.set(w, (seen.get(w) ?? 0) + 1);
   return new Map(
-    choices.map((c, i) => [c, [...wordsOfChoice[i]!].filter((w) => seen.get(w) === 1 && !SMALL_WORDS.has(w) && (w.length > 1 || /\d/.test(w)))]),
+    choices.map((c, i) => [c, [...wordsOfChoice[i]!].filter((w) => seen.get(w) === 1 && !r.smallWords.has(w) && (w.length > 1 || /\d/.test(w)))]),
   );
 }
 
 /** Every mention of a choice in the text, whole names first. */
-function mentions(text: string, choices: readonly Choice[]): Mention[] {
-  const said = tokens(text);
-  const keys = keyWords(choices);
+function mentions(text: string, choices: readonly Choice[], r: ChoiceReader): Mention[] {
+  const said = tokens(text, r);
+  const keys = keyWords(choices, r);
   return choices.flatMap((c) => [
-    ...[...c.names, ...(c.phrases ?? [])].flatMap((n) => occurrences(said, tokens(n).map((t) => t.text), c)),
+    ...[...c.names, ...(c.phrases ?? [])].flatMap((n) => occurrences(said, tokens(n, r).map((t) => t.text), c)),
     ...(keys.get(c) ?? []).flatMap((w) => occurrences(said, [w], c)),
   ]);
 }
 
 /** The choice the visitor wants (first named, unless taken back), and the ones they said no to. */
-export function hearChoice(text: string, choices: readonly Choice[]): ChoiceHeard {
-  const all = mentions(text, choices).sort((a, b) => a.start - b.start || b.size - a.size);
-  const wanted = all.filter((m) => !isNegated(text, m.start));
-  const standing = wanted.filter((m) => !wanted.some((later) => later.start >= m.end && later.choice !== m.choice && isCorrectedBetween(text, m.end, later.start)));
+export function hearChoice(text: string, choices: readonly Choice[], lang: Language = ENGLISH): ChoiceHeard {
+  const all = mentions(text, choices, reader(lang)).sort((a, b) => a.start - b.start || b.size - a.size);
+  const wanted = all.filter((m) => !isNegated(text, m.start, lang));
+  const standing = wanted.filter((m) => !wanted.some((later) => later.start >= m.end && later.choice !== m.choice && isCorrectedBetween(text, m.end, later.start, lang)));
   const best = standing[0];
   const declined: Found<Choice>[] = [];
   for (const m of all) {
@@ -117,6 +110,6 @@ export function hearChoice(text: string, choices: readonly Choice[]): ChoiceHear
 }
 
 /** The choice named in the text, or undefined. */
-export function extractChoice(text: string, choices: readonly Choice[]): Found<unknown> | undefined {
-  return hearChoice(text, choices).chosen;
+export function extractChoice(text: string, choices: readonly Choice[], lang: Language = ENGLISH): Found<unknown> | undefined {
+  return hearChoice(text, choices, lang).chosen;
 }

@@ -1,10 +1,16 @@
-// Dates and times as people say or type them: "15 March 1995", "March 15th, 1995",
-// "the third of May two thousand and one", "15/03/1995", "1995-03-15"; "2 PM", "10:30", "noon",
-// "half past ten", "ten thirty". Dates that name no real day ("31 February") are found as such,
-// and dates are said back one way: "March 5, 1984".
+// Dates and times as people say or type them in the visit's language: "15 March 1995", "March
+// 15th, 1995", "the third of May two thousand and one", "5. März 1984", "le 5 mars 1984", "5 de
+// marzo de 1984", "15/03/1995" (day first, or month first where the visit's locale writes it so),
+// "1995-03-15", with two-digit years ("3/5/84"); "2 PM", "10:30", "noon", "half past ten", "halb
+// elf", "14h30", "las diez y media". Dates that name no real day ("31 February") are found as
+// such. Dates are said back as the visit's locale writes them ("March 5, 1984", "5 March 1984").
 
+import { ENGLISH } from './languages/en.ts';
+import { perLanguage, type Language } from './languages/language.ts';
+import { foldInPlace, phraseSource } from './languages/patterns.ts';
 import { originalSpan, spokenToDigits, type DigitText } from './numbers.ts';
 import type { Found } from './text.ts';
+import { foldWord } from '../../engine/runtime/words.ts';
 
 /** A date as said ("15 March 1995") and, when it names a real day with its year, as YYYY-MM-DD. */
 export interface SpokenDate {
@@ -12,29 +18,38 @@ export interface SpokenDate {
   iso?: string;
 }
 
-/** A time of day as said ("2:30 PM") and on a 24-hour clock ("14:30"). */
-export interface SpokenTime {
-  spoken: string;
-  hhmm: string;
+/** What a date is read against: today, whether it must be past (a birth), the order of typed dates. */
+export interface DateContext {
+  /** the kiosk's date, YYYY-MM-DD: a two-digit year is read near it */
+  today?: string;
+  /** a date of birth: a two-digit year is read as the latest that is not after today */
+  past?: boolean;
+  /** typed dates are month first ("03/05/1984" is March 5): the visit's locale writes them so */
+  monthFirst?: boolean;
 }
 
-const MONTHS: readonly string[] = [
-  'january', 'february', 'march', 'april', 'may', 'june',
-  'july', 'august', 'september', 'october', 'november', 'december',
-];
-const MONTH = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
-const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
-const YEAR = '(\\d{4})';
+interface DateReader {
+  patterns: readonly RegExp[];
+  monthOf: ReadonlyMap<string, number>;
+  articles: RegExp;
+}
+
+const reader = perLanguage((lang: Language): DateReader => {
+  const monthOf = new Map<string, number>();
+  lang.dates.months.forEach((names, i) => names.forEach((n) => monthOf.set(foldWord(n), i + 1)));
+  const names = [...monthOf.keys()].sort((a, b) => b.length - a.length).map(phraseSource);
+  const month = `(?<month>${names.join('|')})\\.?`;
+  const source = (p: string) =>
+    `(?<![\\p{L}\\p{N}])${p.replace('DAY', '(?<day>\\d{1,2})').replace('MONTH', month).replace('YEAR', "(?<year>\\d{4}|['’]\\d{2}|(?<!,\\s*)\\d{2}(?![\\d:]))")}(?![\\p{L}\\p{N}])`;
+  return {
+    patterns: lang.dates.patterns.map((p) => new RegExp(source(p), 'iu')),
+    monthOf,
+    articles: new RegExp(`^(?:${lang.dates.articles.map(phraseSource).join('|') || '(?!)'})\\s+`, 'iu'),
+  };
+});
 
 const ISO = /\b(\d{4})-(\d{1,2})-(\d{1,2})\b/;
-const NUMERIC = /\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\b/;
-const DAY_MONTH = new RegExp(`\\b(?:the\\s+)?${DAY}(?:\\s+of)?\\s+${MONTH}(?:,?\\s+${YEAR})?(?![\\w])`, 'i');
-const MONTH_DAY = new RegExp(`\\b${MONTH}\\s+(?:the\\s+)?${DAY}(?:,?\\s+${YEAR})?(?![\\w])`, 'i');
-
-function monthNumber(name: string): number {
-  const lower = name.toLowerCase();
-  return MONTHS.findIndex((m) => m.startsWith(lower.slice(0, 3))) + 1;
-}
+const NUMERIC = /(?<![\d.,/-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?![\d/.-]\d)/;
 
 function daysIn(month: number, year: number | undefined): number {
   if (month === 2) return year === undefined || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28;
@@ -43,6 +58,19 @@ function daysIn(month: number, year: number | undefined): number {
 
 function isoOf(year: number, month: number, day: number): string {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * A year said with two digits: for a birth, the latest such year not after today ("84" is 1984,
+ * "05" is 2005 in 2025); for any other date, the one within 50 years of today.
+ */
+function fullYear(two: number, ctx: DateContext): number {
+  const now = Number((ctx.today ?? '').slice(0, 4)) || new Date().getFullYear();
+  const century = Math.floor(now / 100) * 100;
+  const candidate = century + two;
+  if (ctx.past) return candidate > now ? candidate - 100 : candidate;
+  if (candidate > now + 50) return candidate - 100;
+  return candidate < now - 49 ? candidate + 100 : candidate;
 }
 
 interface Candidate {
@@ -54,21 +82,34 @@ interface Candidate {
   spoken: string;
 }
 
-function candidates(text: string): Candidate[] {
+function yearOf(said: string | undefined, ctx: DateContext): number | undefined {
+  if (said === undefined) return undefined;
+  const digits = said.replace(/\D/g, '');
+  return digits.length === 2 ? fullYear(Number(digits), ctx) : Number(digits);
+}
+
+function candidates(text: string, lang: Language, ctx: DateContext): Candidate[] {
   const out: Candidate[] = [];
-  const add = (m: RegExpExecArray | null, read: (m: RegExpExecArray) => Omit<Candidate, 'index' | 'length' | 'spoken'>, spoken = m?.[0]) => {
-    if (m && spoken !== undefined) out.push({ index: m.index, length: m[0].length, spoken, ...read(m) });
-  };
-  add(ISO.exec(text), (m) => ({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }));
+  const iso = ISO.exec(text);
+  if (iso) out.push({ index: iso.index, length: iso[0].length, spoken: iso[0], year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) });
   const numeric = NUMERIC.exec(text);
-  add(numeric, (m) => {
-    const [a, b] = [Number(m[1]), Number(m[2])];
-    // Day first unless that cannot be (15/03/1995 and 03/15/1995 both work; 03/04 reads as 3 April).
-    return b > 12 && a <= 12 ? { day: b, month: a, year: Number(m[3]) } : { day: a, month: b, year: Number(m[3]) };
-  });
-  const dm = DAY_MONTH.exec(text);
-  add(dm, (m) => ({ day: Number(m[1]), month: monthNumber(m[2]!), ...(m[3] ? { year: Number(m[3]) } : {}) }), dm?.[0].replace(/^the\s+/i, ''));
-  add(MONTH_DAY.exec(text), (m) => ({ day: Number(m[2]), month: monthNumber(m[1]!), ...(m[3] ? { year: Number(m[3]) } : {}) }));
+  if (numeric) {
+    const [a, b] = [Number(numeric[1]), Number(numeric[2])];
+    // The locale's order unless that cannot be (15/03/1995 is day first anywhere).
+    const monthFirst = ctx.monthFirst ? a <= 12 : b > 12 && a <= 12;
+    const [day, month] = monthFirst ? [b, a] : [a, b];
+    out.push({ index: numeric.index, length: numeric[0].length, spoken: numeric[0], day, month, year: yearOf(numeric[3], ctx)! });
+  }
+  const r = reader(lang);
+  const folded = foldInPlace(text);
+  for (const pattern of r.patterns) {
+    const m = pattern.exec(folded);
+    const g = m?.groups;
+    if (!m || !g) continue;
+    const said = text.slice(m.index, m.index + m[0].length);
+    const year = yearOf(g['year'], ctx);
+    out.push({ index: m.index, length: m[0].length, spoken: said.replace(r.articles, ''), day: Number(g['day']), month: r.monthOf.get(foldWord(g['month']!)) ?? 0, ...(year !== undefined ? { year } : {}) });
+  }
   return out;
 }
 
@@ -84,30 +125,36 @@ function isReal(c: { day: number; month: number; year?: number }): boolean {
 }
 
 /** The date candidates with a real month, first in the text first. */
-function datesIn(text: string): { digits: DigitText; found: Candidate[] } {
-  const digits = spokenToDigits(text);
-  const found = candidates(digits.text)
+function datesIn(text: string, lang: Language, ctx: DateContext): { digits: DigitText; found: Candidate[] } {
+  const digits = spokenToDigits(text, lang);
+  const found = candidates(digits.text, lang, ctx)
     .filter((c) => c.month >= 1 && c.month <= 12)
-    .sort((a, b) => a.index - b.index);
+    .sort((a, b) => a.index - b.index || b.length - a.length);
   return { digits, found };
 }
 
+/** A date as said, tidied: spaces collapsed, month names written as the language writes them. */
+function tidy(spoken: string, lang: Language): string {
+  const months = reader(lang).monthOf;
+  return spoken
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\p{L}+/gu, (w) => (lang.dates.capitalMonths && w.length >= 3 && months.has(foldWord(w)) ? w[0]!.toUpperCase() + w.slice(1).toLowerCase() : w));
+}
+
 /** The first date in the text, or undefined. Relative dates ("tomorrow") are not understood. */
-export function extractDate(text: string): Found<SpokenDate> | undefined {
-  const { digits, found } = datesIn(text);
+export function extractDate(text: string, lang: Language = ENGLISH, ctx: DateContext = {}): Found<SpokenDate> | undefined {
+  const { digits, found } = datesIn(text, lang, ctx);
   const c = found.find(isReal);
   if (!c) return undefined;
   const [start, end] = originalSpan(digits, c.index, c.index + c.length);
-  const spoken = c.spoken
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\p{L}+/gu, (w) => (monthNumber(w) > 0 && w.length >= 3 ? w[0]!.toUpperCase() + w.slice(1).toLowerCase() : w));
+  const spoken = tidy(c.spoken, lang);
   return { value: { spoken, ...(c.year !== undefined ? { iso: isoOf(c.year, c.month, c.day) } : {}) }, start, end };
 }
 
 /** A date said with a day its month does not have ("the 30th of February"), when no real date comes before it. */
-export function extractImpossibleDate(text: string): Found<ImpossibleDate> | undefined {
-  const { digits, found } = datesIn(text);
+export function extractImpossibleDate(text: string, lang: Language = ENGLISH, ctx: DateContext = {}): Found<ImpossibleDate> | undefined {
+  const { digits, found } = datesIn(text, lang, ctx);
   const c = found[0];
   if (!c || isReal(c) || c.day < 1) return undefined;
   const [start, end] = originalSpan(digits, c.index, c.index + c.length);
@@ -120,88 +167,34 @@ export function dayOf(time: number): string {
   return isoOf(d.getFullYear(), d.getMonth() + 1, d.getDate());
 }
 
-/** "March" for 3. */
-export function monthName(month: number): string {
-  const name = MONTHS[month - 1] ?? '';
-  return name.charAt(0).toUpperCase() + name.slice(1);
+function format(tag: string, options: Intl.DateTimeFormatOptions, date: Date): string {
+  try {
+    return new Intl.DateTimeFormat(tag, { ...options, timeZone: 'UTC' }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat('en-US', { ...options, timeZone: 'UTC' }).format(date);
+  }
 }
 
-/** A YYYY-MM-DD date as the kiosk says it: "March 5, 1984" (the way the engine shows dates in en-US). */
-export function dateInWords(iso: string): string | undefined {
+/** A month as the visit's locale names it ("March", "März"), with its year when given ("Februar 1990"). */
+export function monthName(month: number, tag = 'en-US', year?: number): string {
+  const date = new Date(Date.UTC(year ?? 2000, month - 1, 1));
+  return format(tag, year === undefined ? { month: 'long' } : { month: 'long', year: 'numeric' }, date);
+}
+
+/** A YYYY-MM-DD date as the kiosk says it in the visit's locale: "March 5, 1984", "5. März 1984", as the screen shows it. */
+export function dateInWords(iso: string, tag = 'en-US'): string | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   const [year, month, day] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3])];
   if (!m || month < 1 || month > 12 || !isReal({ day, month, year })) return undefined;
-  return `${monthName(month)} ${day}, ${year}`;
+  return format(tag, { dateStyle: 'long' }, new Date(`${iso}T00:00:00Z`));
 }
 
-const AM_PM = /\b(\d{1,2})(?:[:.\s](\d{2}))?\s*([ap])\.?\s?m\b\.?/i;
-const CLOCK = /\b(\d{1,2}):(\d{2})\b/;
-const OCLOCK = /\b(\d{1,2})\s*o'?clock\b/i;
-const NOON = /\b(noon|midday|midnight)\b/i;
-const PAST_TO = /\b(half|(?:a\s+)?quarter)\s+(past|to)\s+(\d{1,2})\b/i;
-const SAID_PAIR = /\b(\d{1,2}) (\d{2})\b/;
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-/** A time on a clock without AM or PM: "10:30" both ways. */
-function clockTime(h: number, min: number): SpokenTime {
-  return { spoken: `${h}:${pad(min)}`, hhmm: `${pad(h)}:${pad(min)}` };
-}
-
-/** Reads one way of saying a time from the digit text; `said` gives the original words of a match. */
-type TimeReader = (t: string, said: (m: RegExpExecArray) => string) => { m: RegExpExecArray; value: SpokenTime } | undefined;
-
-/** Each way of saying a time: the match in the digit text and the time it means. */
-const TIME_READERS: readonly TimeReader[] = [
-  (t) => {
-    const m = AM_PM.exec(t);
-    const [h, min, pm] = [Number(m?.[1]), m?.[2] === undefined ? 0 : Number(m[2]), m?.[3]?.toLowerCase() === 'p'];
-    if (!m || h < 1 || h > 12 || min > 59) return undefined;
-    const spoken = `${h}${m[2] === undefined ? '' : `:${pad(min)}`} ${pm ? 'PM' : 'AM'}`;
-    return { m, value: { spoken, hhmm: `${pad((h % 12) + (pm ? 12 : 0))}:${pad(min)}` } };
-  },
-  (t) => {
-    const m = CLOCK.exec(t);
-    if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return undefined;
-    const hhmm = `${pad(Number(m[1]))}:${m[2]}`;
-    return { m, value: { spoken: hhmm, hhmm } };
-  },
-  (t) => {
-    const m = OCLOCK.exec(t);
-    const h = Number(m?.[1]);
-    return m && h >= 1 && h <= 12 ? { m, value: { spoken: `${h} o'clock`, hhmm: `${pad(h)}:00` } } : undefined;
-  },
-  (t) => {
-    const m = NOON.exec(t);
-    const midnight = m?.[1]?.toLowerCase() === 'midnight';
-    return m ? { m, value: { spoken: midnight ? 'midnight' : '12 PM', hhmm: midnight ? '00:00' : '12:00' } } : undefined;
-  },
-  // "half past ten", "a quarter to eleven"
-  (t) => {
-    const m = PAST_TO.exec(t);
-    const [h, half, past] = [Number(m?.[3]), m?.[1]?.toLowerCase() === 'half', m?.[2]?.toLowerCase() === 'past'];
-    if (!m || h < 1 || h > 12 || (half && !past)) return undefined;
-    if (past) return { m, value: clockTime(h, half ? 30 : 15) };
-    return { m, value: clockTime(h === 1 ? 12 : h - 1, 45) };
-  },
-  // "ten thirty": both numbers said in words (typed "10 30" could be anything)
-  (t, said) => {
-    const m = SAID_PAIR.exec(t);
-    const [h, min] = [Number(m?.[1]), Number(m?.[2])];
-    if (!m || h < 1 || h > 12 || min < 10 || min > 59 || /\d/.test(said(m))) return undefined;
-    return { m, value: clockTime(h, min) };
-  },
-];
-
-/** The first time of day in the text, or undefined. */
-export function extractTime(text: string): Found<SpokenTime> | undefined {
-  const digits = spokenToDigits(text);
-  const said = (m: RegExpExecArray) => text.slice(...originalSpan(digits, m.index, m.index + m[0].length));
-  const found = TIME_READERS.flatMap((read) => read(digits.text, said) ?? []).sort((a, b) => a.m.index - b.m.index);
-  const first = found[0];
-  if (!first) return undefined;
-  const [start, end] = originalSpan(digits, first.m.index, first.m.index + first.m[0].length);
-  return { value: first.value, start, end };
+/** True when the visit's locale writes a date with its month before its day (en-US: 3/5/1984). */
+export function writesMonthFirst(tag: string): boolean {
+  try {
+    const parts = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).formatToParts(new Date(Date.UTC(2000, 0, 2)));
+    return parts.findIndex((p) => p.type === 'month') < parts.findIndex((p) => p.type === 'day');
+  } catch {
+    return false;
+  }
 }

@@ -9,21 +9,37 @@ import { bareName, bareText, extractDate, extractEmail, extractName, extractNumb
 import { isNegated } from './negation.ts';
 import { flowTools, parameterCount, readParams, type ParamInfo, type ParamKind, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/language/values.ts';
+import type { Language } from './languages/index.ts';
 import { mask, normalizePhrase, type Found } from './text.ts';
 import { classifyYesNo, type YesNo } from './yes-no.ts';
 
 export interface PlannedCall {
   tool: string;
   args: Record<string, unknown>;
+  /** the message index of the kept words the call was made from (kept.ts), said in its id */
+  kept?: number;
 }
 
 /** Kinds in the order they are looked for: the most recognisable shapes take their words first. */
 const ORDER: readonly ParamKind[] = ['email', 'date', 'time', 'phone', 'choice', 'number', 'name', 'boolean'];
 
+/** What a value is read against: the visit's language, today and how its locale writes dates. */
+interface Reading {
+  lang: Language;
+  today: string;
+  monthFirst: boolean;
+}
+
 /** Dates, times, phones and emails blanked out, so that their digits are not read as numbers. */
-function withoutShapes(text: string): string {
+function withoutShapes(text: string, r: Reading): string {
   let t = text;
-  for (const extract of [extractEmail, extractDate, extractTime, extractPhone]) {
+  const shapes: ((t: string) => Found<unknown> | undefined)[] = [
+    (x) => extractEmail(x, r.lang),
+    (x) => extractDate(x, r.lang, { today: r.today, monthFirst: r.monthFirst }),
+    (x) => extractTime(x, r.lang),
+    (x) => extractPhone(x, r.lang),
+  ];
+  for (const extract of shapes) {
     for (let f = extract(t); f; f = extract(t)) t = mask(t, f);
   }
   return t;
@@ -39,56 +55,57 @@ export type Refusal = { param: ParamInfo; start: number; end: number } & (
 type Heard = Found<unknown> | { refusal: Refusal } | undefined;
 
 /** The first value `extract` finds that the visitor does not deny ("not the 5th, the 6th"). */
-function meant<T>(text: string, extract: (t: string) => Found<T> | undefined): Found<T> | undefined {
+function meant<T>(text: string, extract: (t: string) => Found<T> | undefined, lang: Language): Found<T> | undefined {
   let t = text;
   for (let f = extract(t); f; f = extract(t)) {
-    if (!isNegated(text, f.start)) return f;
+    if (!isNegated(text, f.start, lang)) return f;
     t = mask(t, f);
   }
   return undefined;
 }
 
-function findDate(p: ParamInfo, text: string, today: string): Heard {
-  const d = meant(text, extractDate);
+function findDate(p: ParamInfo, text: string, r: Reading): Heard {
+  const ctx = { today: r.today, past: p.past, monthFirst: r.monthFirst };
+  const d = meant(text, (t) => extractDate(t, r.lang, ctx), r.lang);
   if (!d) {
-    const bad = extractImpossibleDate(text);
+    const bad = extractImpossibleDate(text, r.lang, ctx);
     return bad && { refusal: { kind: 'no_such_day', param: p, date: bad.value, start: bad.start, end: bad.end } };
   }
   const iso = d.value.iso;
-  if (p.past && iso !== undefined && iso > today) return { refusal: { kind: 'future', param: p, date: iso, start: d.start, end: d.end } };
+  if (p.past && iso !== undefined && iso > r.today) return { refusal: { kind: 'future', param: p, date: iso, start: d.start, end: d.end } };
   if (!p.isoDate) return { ...d, value: d.value.spoken };
   return iso === undefined ? undefined : { ...d, value: iso };
 }
 
-function findChoice(p: ParamInfo, text: string): Heard {
-  const heard = hearChoice(text, p.choices);
+function findChoice(p: ParamInfo, text: string, lang: Language): Heard {
+  const heard = hearChoice(text, p.choices, lang);
   if (heard.chosen) return heard.chosen;
   const first = heard.declined[0];
   return first && { refusal: { kind: 'declined', param: p, choices: heard.declined.map((d) => d.value), start: first.start, end: first.end } };
 }
 
-function find(p: ParamInfo, text: string, today: string): Heard {
+function find(p: ParamInfo, text: string, r: Reading): Heard {
   switch (p.kind) {
     case 'email':
-      return extractEmail(text);
+      return extractEmail(text, r.lang);
     case 'phone':
-      return extractPhone(text);
+      return extractPhone(text, r.lang);
     case 'date':
-      return findDate(p, text, today);
+      return findDate(p, text, r);
     case 'time': {
-      const t = meant(text, extractTime);
+      const t = meant(text, (x) => extractTime(x, r.lang), r.lang);
       return t && { ...t, value: p.clock24 ? t.value.hhmm : t.value.spoken };
     }
     case 'number':
-      return meant(withoutShapes(text), (t) => extractNumber(t, p.integer));
+      return meant(withoutShapes(text, r), (t) => extractNumber(t, p.integer, r.lang), r.lang);
     case 'choice':
-      return findChoice(p, text);
+      return findChoice(p, text, r.lang);
     case 'boolean': {
-      const answer = classifyYesNo(text);
+      const answer = classifyYesNo(text, r.lang.code);
       return answer === null ? undefined : { value: answer === 'yes', start: 0, end: text.length };
     }
     case 'name':
-      return extractName(text, p.namePart);
+      return extractName(text, p.namePart, r.lang);
     case 'text':
       return undefined;
   }
@@ -104,14 +121,14 @@ interface Extracted {
  * Values for the parameters from one utterance. `bare` names the one parameter that a short answer
  * on its own ("Alex") may fill, with what is left of the utterance once the other values are taken.
  */
-function extractArgs(params: readonly ParamInfo[], utterance: string, today: string, bare?: string): Extracted {
+function extractArgs(params: readonly ParamInfo[], utterance: string, r: Reading, bare?: string): Extracted {
   const args: Record<string, unknown> = {};
   const refusals: Refusal[] = [];
   let rest = utterance;
   for (const kind of ORDER) {
     for (const p of params) {
       if (p.kind !== kind) continue;
-      const f = find(p, rest, today);
+      const f = find(p, rest, r);
       if (!f) continue;
       if ('refusal' in f) refusals.push(f.refusal);
       else args[p.name] = f.value;
@@ -121,8 +138,8 @@ function extractArgs(params: readonly ParamInfo[], utterance: string, today: str
   const target = params.find((p) => p.name === bare);
   if (target && args[target.name] === undefined) {
     const left = rest.replace(/\s+/g, ' ').trim();
-    if (left !== '' && classifyYesNo(left) === null) {
-      const value = target.kind === 'name' ? bareName(left, target.namePart) : bareText(left);
+    if (left !== '' && classifyYesNo(left, r.lang.code) === null) {
+      const value = target.kind === 'name' ? bareName(left, target.namePart, r.lang) : bareText(left, r.lang);
       if (value !== undefined) args[target.name] = value;
     }
   }
@@ -130,9 +147,9 @@ function extractArgs(params: readonly ParamInfo[], utterance: string, today: str
 }
 
 /** The one free-text or name parameter still open (empty, or pending a yes), if there is exactly one. */
-function bareTarget(screen: Screen, params: readonly ParamInfo[]): string | undefined {
+function bareTarget(screen: Screen, params: readonly ParamInfo[], textOnly: boolean): string | undefined {
   const isOpen = (p: ParamInfo) => isBlank(screen.values[p.name]) || screen.pending.includes(p.name);
-  const open = new Set(params.filter((p) => (p.kind === 'name' || p.kind === 'text') && isOpen(p)).map((p) => p.name));
+  const open = new Set(params.filter((p) => (p.kind === 'text' || (p.kind === 'name' && !textOnly)) && isOpen(p)).map((p) => p.name));
   return open.size === 1 ? [...open][0] : undefined;
 }
 
@@ -170,8 +187,13 @@ export interface FillPlan {
 export interface FillOptions {
   /** what the visitor said earlier in this step, latest first */
   earlier?: readonly string[];
-  /** false: a short answer alone ("Alex") fills nothing (for words carried over from another step) */
-  bare?: boolean;
+  /**
+   * false: a short answer alone ("Alex") fills nothing (for words carried over from another step);
+   * 'text': it fills a free-text parameter only, never a name (for words kept from earlier)
+   */
+  bare?: boolean | 'text';
+  /** only parameters still empty on screen are filled (for words kept from earlier) */
+  onlyBlank?: boolean;
   /** a tool counts only when the utterance gives one of its parameters of this kind */
   needs?: ParamKind;
 }
@@ -184,21 +206,23 @@ export interface FillOptions {
 export function planFill(screen: Screen, utterance: string, options: FillOptions = {}): FillPlan {
   const tools = flowTools(screen).filter((t) => parameterCount(t) > 0);
   const paramsOf = new Map<ToolSpec, ParamInfo[]>(tools.map((t) => [t, readParams(screen, t)]));
-  const bare = options.bare === false ? undefined : bareTarget(screen, [...paramsOf.values()].flat());
+  const bare = options.bare === false ? undefined : bareTarget(screen, [...paramsOf.values()].flat(), options.bare === 'text');
   const candidates: Candidate[] = [];
   const refusals = new Map<string, Refusal>();
+  const r: Reading = { lang: screen.lang, today: screen.today, monthFirst: screen.monthFirst };
   tools.forEach((tool, index) => {
     const params = paramsOf.get(tool)!;
-    const latest = extractArgs(params, utterance, screen.today, bare);
+    const latest = extractArgs(params, utterance, r, bare);
     for (const r of latest.refusals) if (!refusals.has(r.param.name)) refusals.set(r.param.name, r);
     const heard = latest.args;
+    if (options.onlyBlank) for (const name of Object.keys(heard)) if (!isBlank(screen.values[name])) delete heard[name];
     if (Object.keys(heard).length === 0) return;
     if (options.needs && !params.some((p) => p.kind === options.needs && heard[p.name] !== undefined)) return;
     const args = { ...heard };
     for (const said of options.earlier ?? []) {
       const open = params.filter((p) => args[p.name] === undefined);
       if (open.length === 0) break;
-      Object.assign(args, extractArgs(open, said, screen.today).args);
+      Object.assign(args, extractArgs(open, said, r).args);
     }
     for (const p of params) {
       if (args[p.name] === undefined && !isBlank(screen.values[p.name])) args[p.name] = screen.values[p.name];

@@ -1,39 +1,71 @@
-// Person names in what the visitor said: introduced ("my name is …", "I'm …") or said on their
-// own, with particles ("van der Berg") and titles ("Dr Smith"), written the way the person
-// writes them ("maria" → "Maria", "van der berg" → "van der Berg").
+// Person names in what the visitor said, in the visit's language: introduced ("my name is …",
+// "ich heiße …", "je m'appelle …", "me llamo …", "I'm …") or said on their own, with particles
+// ("van der Berg") and titles ("Dr Smith", "Frau Weber"), written the way the person writes them
+// ("maria" → "Maria", "van der berg" → "van der Berg"). Commands ("start over"), common words and
+// gibberish ("xxxxxx", "asdf") are never a name.
 //
 // A title is not stored: a name field holds the name a record or a badge is matched on, and
 // "Dr Smith" and "Smith" are one person. A title with a surname alone gives no first name.
 
 import { NAME_PARTICLES, writeNameWord } from '../../engine/language/person-names.ts';
+import { foldWord } from '../../engine/runtime/words.ts';
+import { ENGLISH } from './languages/en.ts';
+import { perLanguage, type Language } from './languages/language.ts';
+import { anyOf, foldInPlace } from './languages/patterns.ts';
 import type { Found } from './text.ts';
 
 /** Which part of a person's name a parameter wants. */
 export type NamePart = 'first' | 'last' | 'full';
 
-const NAME_LEAD =
-  /\b(?:my\s+(?:(?:first|full|last|given|family)\s+)?name\s+is|my\s+(?:(?:first|full|last)\s+)?name's|(?:the\s+)?name's|(?:my\s+)?surname\s+is|you\s+can\s+call\s+me|call\s+me|i\s+am|i'm|im|it's|it\s+is|this\s+is)\s+/giu;
-
-/** Words that follow "I'm" or "it's" without being a name, and words that end a name. */
-const NOT_NAME = new Set(
-  (
-    'a an the and but or so not no yes yeah just very really fine good great well okay ok sure here there ready ' +
-    'sorry looking trying interested from in on at for to with about back done happy glad new called named ' +
-    'going coming doing still also actually my your his her their our is was am are be been i me you ' +
-    'he she we they it this that what who how why where when please thanks thank hello hi hey born aged ' +
-    'email e mail phone number years year old um uh er erm hmm like maybe perhaps huh pardon wait dunno ' +
-    'nothing nobody none whatever again repeat help wrong right correct incorrect mistake change ' +
-    'zero one two three four five six seven ' +
-    'eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety hundred'
-  ).split(' '),
-);
-
-/** Forms of address said before a name. */
-const TITLES = new Set('dr doctor mr mister mrs ms miss mx prof professor sir dame'.split(' '));
+/** The longest word of a name: longer ones are not names (the longest surnames in use have about 35 letters). */
+const MAX_NAME_WORD = 40;
 
 const NAME_WORD = /^\p{L}[\p{L}'’-]*$/u;
 
 const isParticle = (word: string) => NAME_PARTICLES.has(word.toLowerCase());
+
+/** Rows of keyboards, whose runs ("asdf", "qwerty") are typed, not names. */
+const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'qwertzuiop', 'yxcvbnm', 'azertyuiop', 'qsdfghjklm', 'wxcvbn'];
+
+/**
+ * A word that is no one's name: a letter three times in a row ("xxx"), a run of a keyboard row
+ * ("asdf"), more than five consonants together or no vowel in four letters or more (in Latin
+ * letters; "Nietzsche" and "Ng" are names), or longer than any name.
+ */
+export function isGibberish(word: string): boolean {
+  const w = foldWord(word).replace(/['’-]/g, '');
+  if (w.length > MAX_NAME_WORD || /(\p{L})\1\1/u.test(w)) return true;
+  if (w.length >= 4 && KEYBOARD_ROWS.some((row) => row.includes(w))) return true;
+  if (!/^[a-z]+$/.test(w)) return false;
+  return /[^aeiouy]{6}/.test(w) || (w.length >= 4 && !/[aeiouy]/.test(w));
+}
+
+interface NameReader {
+  /** a lead that any name may follow, then one that a particle may not start ("soy de Madrid") */
+  lead: RegExp;
+  weakLead: RegExp;
+  titles: ReadonlySet<string>;
+  notNames: ReadonlySet<string>;
+  filler: RegExp;
+  leadIn: RegExp;
+  tail: RegExp;
+  question: RegExp;
+}
+
+const reader = perLanguage((lang: Language): NameReader => {
+  const b = lang.bare;
+  const startWords = (list: readonly string[]) => new RegExp(`^(?:${anyOf(list)}[\\s,.!]*)+`, 'iu');
+  return {
+    lead: new RegExp(`${anyOf(lang.names.leads)}\\s+`, 'giu'),
+    weakLead: new RegExp(`${anyOf(lang.names.weakLeads)}\\s+`, 'giu'),
+    titles: new Set(lang.names.titles.map(foldWord)),
+    notNames: new Set(lang.names.notNames.map(foldWord)),
+    filler: startWords(b.fillers),
+    leadIn: new RegExp(`^${anyOf(b.leadIns)}\\s*`, 'iu'),
+    tail: new RegExp(`[\\s,]*${anyOf(b.tails)}[\\s.!]*$`, 'iu'),
+    question: new RegExp(`[?؟]\\s*$|^[¿]|^${anyOf(b.questionStarts)}`, 'iu'),
+  };
+});
 
 interface NameWords {
   /** the name's words as written, particles included, title left out */
@@ -46,21 +78,22 @@ interface NameWords {
 
 /**
  * Up to three name words at the start of the text (particles between them not counted), after a
- * title if one comes first; stops at a word that is no name, or at punctuation.
+ * title if one comes first; stops at a word that is no name, or at punctuation. Nothing when a
+ * word of it is gibberish; after a weak lead, nothing that starts with a particle.
  */
-function nameWords(text: string): NameWords | undefined {
+function nameWords(text: string, r: NameReader, weak = false): NameWords | undefined {
   const words: string[] = [];
-  let titled = false;
-  let length = 0;
-  let counted = 0;
-  const re = /\s*([^\s,.;:!?()"]+)(\.?)/gy;
+  let [titled, length, counted] = [false, 0, 0];
+  const re = /\s*([^\s,.;:!?¿¡()"«»„“”]+)(\.?)/gy;
   for (let m = re.exec(text); m && counted < 3; m = re.exec(text)) {
     const w = m[1]!;
-    if (words.length === 0 && !titled && TITLES.has(w.toLowerCase())) {
+    const folded = foldWord(w);
+    if (words.length === 0 && !titled && r.titles.has(folded)) {
       titled = true;
       continue;
     }
-    if (!NAME_WORD.test(w) || NOT_NAME.has(w.toLowerCase())) break;
+    if (!NAME_WORD.test(w) || r.notNames.has(folded)) break;
+    if (isGibberish(w) || (weak && words.length === 0 && isParticle(w))) return undefined;
     words.push(w);
     if (isParticle(w)) continue;
     counted += 1;
@@ -86,40 +119,58 @@ function namePart({ words, titled }: NameWords, part: NamePart): string | undefi
   return chosen.map(writeNameWord).join(' ');
 }
 
-/** A name introduced as "my name is …", "I'm …", "call me …", "it's …". */
-export function extractName(text: string, part: NamePart = 'full'): Found<string> | undefined {
-  for (const lead of text.matchAll(NAME_LEAD)) {
+/** A name introduced as "my name is …", "I'm …", "ich heiße …", "je m'appelle …", "me llamo …". */
+export function extractName(text: string, part: NamePart = 'full', lang: Language = ENGLISH): Found<string> | undefined {
+  if (lang.understands !== 'all') return undefined;
+  const r = reader(lang);
+  const folded = foldInPlace(text);
+  const leads = [...folded.matchAll(r.lead)].map((m) => ({ m, weak: false }));
+  leads.push(...[...folded.matchAll(r.weakLead)].map((m) => ({ m, weak: true })));
+  for (const { m: lead, weak } of leads.sort((a, b) => a.m.index - b.m.index)) {
     const start = lead.index + lead[0].length;
-    const found = nameWords(text.slice(start));
+    const found = nameWords(text.slice(start), r, weak);
     const value = found && namePart(found, part);
     if (found && value) return { value, start: lead.index, end: start + found.length };
   }
   return undefined;
 }
 
-const FILLER = /^(?:(?:um+|uh+|er+m?|hmm+|well|oh|so|okay|ok|right|yes|yeah|sure)\b[\s,.!]*)+/i;
-const LEAD_IN = /^(?:it's|it\s+is|that's|that\s+is|my\s+answer\s+is|i'd\s+say|i\s+think|i\s+guess)\b\s*/i;
-const TAIL = /[\s,]*\b(?:please|thanks|thank\s+you)\b[\s.!]*$/i;
-const QUESTION = /\?\s*$|^(?:what|why|how|who|where|when|which|can|could|would|will|is|are|do|does|did|should)\b/i;
-
-/** What is left of a short answer once fillers ("um", "it's", "please") are taken off. */
-function core(text: string): string {
-  return text.trim().replace(FILLER, '').replace(LEAD_IN, '').replace(TAIL, '').replace(/[\s.!,;:]+$/, '').trim();
+/** What is left of a short answer once fillers ("um", "it's", "please", "äh", "bitte") are taken off. */
+function core(text: string, r: NameReader): string {
+  let t = text.trim();
+  const cut = (re: RegExp) => {
+    const m = re.exec(foldInPlace(t));
+    if (m) t = (t.slice(0, m.index) + t.slice(m.index + m[0].length)).trim();
+  };
+  cut(r.filler);
+  cut(r.leadIn);
+  cut(r.tail);
+  return t.replace(/[\s.!,;:]+$/, '').trim();
 }
 
-/** A bare name said on its own ("Alex", "alex smith."), when the screen asks for one. */
-export function bareName(text: string, part: NamePart = 'full'): string | undefined {
-  if (QUESTION.test(text.trim())) return undefined;
-  const rest = core(text);
-  const found = nameWords(rest);
-  if (!found || found.length !== rest.length) return undefined;
+/** True when the text asks something ("what do you mean?", "¿dónde?", "wie bitte?"). */
+export function isQuestion(text: string, lang: Language = ENGLISH): boolean {
+  return reader(lang).question.test(foldInPlace(text.trim()));
+}
+
+/** A bare name said on its own ("Alex", "alex smith.", "Maria, bitte"), when the screen asks for one. */
+export function bareName(text: string, part: NamePart = 'full', lang: Language = ENGLISH): string | undefined {
+  if (lang.understands !== 'all') return undefined;
+  const r = reader(lang);
+  if (r.question.test(foldInPlace(text.trim()))) return undefined;
+  const rest = core(text, r);
+  const found = nameWords(rest, r);
+  if (!found || found.length !== rest.length || found.words.every((w) => w.length < 2)) return undefined;
   return namePart(found, part);
 }
 
-/** A bare answer for a free-text question: the words, without fillers, when short and not a question. */
-export function bareText(text: string): string | undefined {
-  if (QUESTION.test(text.trim())) return undefined;
-  const rest = core(text);
+/** A bare answer for a free-text question: the words, without fillers, when short, no question and no gibberish. */
+export function bareText(text: string, lang: Language = ENGLISH): string | undefined {
+  if (lang.understands !== 'all') return undefined;
+  const r = reader(lang);
+  if (r.question.test(foldInPlace(text.trim()))) return undefined;
+  const rest = core(text, r);
   const words = rest.split(/\s+/).filter(Boolean);
+  if (words.some((w) => /\p{L}/u.test(w) && isGibberish(w.replace(/[^\p{L}'’-]/gu, '')))) return undefined;
   return words.length >= 1 && words.length <= 12 ? rest : undefined;
 }

@@ -1,105 +1,146 @@
-// Spoken numbers: "twenty two", "one hundred and five", "nineteen ninety five", "the third",
-// "double five", rewritten as digits so the other extractors only deal with digits.
+// Spoken numbers in the visit's language, rewritten as digits so the other extractors only deal
+// with digits: "twenty two", "one hundred and five", "nineteen ninety five", "the third", "double
+// five"; "vierundzwanzig", "am fünften"; "soixante-dix-sept", "le premier"; "treinta y uno".
+// One reader for every language: a number is read part by part, each part fitting the room the
+// one before it leaves ("twenty" leaves room for a unit, "hundred" for anything under a hundred),
+// so digits said one by one ("five five five") stay apart. Eastern Arabic digits become 0-9.
 
-const UNITS: ReadonlyMap<string, number> = new Map(Object.entries({
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
-}));
-const TEENS: ReadonlyMap<string, number> = new Map(Object.entries({
-  ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16,
-  seventeen: 17, eighteen: 18, nineteen: 19,
-}));
-const TENS: ReadonlyMap<string, number> = new Map(Object.entries({
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-}));
-const SCALES: ReadonlyMap<string, number> = new Map(Object.entries({ thousand: 1000, million: 1_000_000 }));
-const ORDINAL_UNITS: ReadonlyMap<string, number> = new Map(Object.entries({
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9,
-  tenth: 10, eleventh: 11, twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15,
-  sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19,
-}));
-const ORDINAL_TENS: ReadonlyMap<string, number> = new Map(Object.entries({ twentieth: 20, thirtieth: 30 }));
+import { ENGLISH } from './languages/en.ts';
+import { perLanguage, type Language, type NumberWords } from './languages/language.ts';
+import { foldWord } from '../../engine/runtime/words.ts';
 
-type Part = 'unit' | 'teen' | 'tens' | 'hundred' | 'scale';
-
-interface Word {
-  lower: string;
+/** A word of the text, folded; `glued` when it is part of the same written word as the one before. */
+interface Token {
+  word: string;
   start: number;
   end: number;
+  glued: boolean;
 }
 
-function words(text: string): Word[] {
-  return [...text.matchAll(/[A-Za-z]+/g)].map((m) => ({ lower: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }));
+interface Prepared {
+  words: NumberWords;
+  cardinals: ReadonlyMap<string, number>;
+  phrases: readonly (readonly [readonly string[], number])[];
+  multipliers: ReadonlyMap<string, number>;
+  joiners: ReadonlySet<string>;
+  articleOnes: ReadonlySet<string>;
+  repeats: ReadonlyMap<string, number>;
+  zeroNear: ReadonlySet<string>;
+  plus: ReadonlySet<string>;
 }
 
-/** A cardinal read from words[i..]: its value and how many words it used, or null. */
-function cardinal(ws: readonly Word[], i: number, joined: (a: number) => boolean): { value: number; used: number; last: Part } | null {
-  let total = 0;
-  let current = 0;
-  let prev: Part | 'and' | null = null;
-  let last: Part | null = null;
-  let used = 0;
-  for (let k = i; k < ws.length; k++) {
+const foldedMap = (r: Readonly<Record<string, number>> = {}) => new Map(Object.entries(r).map(([k, v]) => [foldWord(k), v]));
+const foldedSet = (l: readonly string[] = []) => new Set(l.map(foldWord));
+
+const prepared = perLanguage((lang: Language): Prepared => {
+  const w = lang.numbers;
+  return {
+    words: w,
+    cardinals: foldedMap(w.cardinals),
+    phrases: Object.entries(w.phrases ?? {}).map(([k, v]) => [k.split(/\s+/).map(foldWord), v] as const),
+    multipliers: foldedMap(w.multipliers),
+    joiners: foldedSet(w.joiners),
+    articleOnes: foldedSet(w.articleOnes),
+    repeats: foldedMap(w.repeats),
+    zeroNear: foldedSet(w.zeroNearDigits),
+    plus: foldedSet(w.plus),
+  };
+});
+
+/** The number words of a text; a word one of the language's compounds splits into its parts. */
+function tokens(text: string, p: Prepared): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(/\p{L}+/gu)) {
+    const word = foldWord(m[0]);
+    const start = m.index;
+    const end = start + m[0].length;
+    const known = p.cardinals.has(word) || p.multipliers.has(word) || p.words.ordinal(word) !== undefined;
+    const parts = known ? undefined : p.words.split?.(word);
+    if (parts && parts.length > 1) parts.forEach((part, k) => out.push({ word: part, start, end, glued: k > 0 }));
+    else out.push({ word, start, end, glued: false });
+  }
+  return out;
+}
+
+/** A single number word or phrase at tokens[i], or null. */
+function valueAt(ts: readonly Token[], i: number, p: Prepared, joined: (k: number) => boolean): { value: number; used: number } | null {
+  for (const [words, value] of p.phrases) {
+    if (words.every((w, k) => ts[i + k]?.word === w && (k === 0 || joined(i + k)))) return { value, used: words.length };
+  }
+  const value = ts[i] === undefined ? undefined : p.cardinals.get(ts[i]!.word);
+  return value === undefined ? null : { value, used: 1 };
+}
+
+const isTens = (v: number) => v >= 20 && v < 100 && v % 10 === 0;
+
+/** What may be added after a part worth `v`: "twenty" leaves room for 1-9, "hundred" for 1-99. */
+function roomAfter(v: number, w: NumberWords): number {
+  if (v === 10) return w.tenTakesUnits ? 10 : 0;
+  if (isTens(v)) return w.tensTakingTeens?.includes(v) ? 20 : 10;
+  if (v >= 100 && v < 1000 && v % 100 === 0) return 100;
+  return 0;
+}
+
+/** A cardinal read from tokens[i..]: its value, how many tokens it used, and the room it leaves. */
+interface Cardinal {
+  value: number;
+  used: number;
+  room: number;
+  /** it ended on "hundred" */
+  hundred: boolean;
+}
+
+function cardinal(ts: readonly Token[], i: number, p: Prepared, joined: (k: number) => boolean): Cardinal | null {
+  let [total, current, room, used, scale] = [0, 0, Infinity, 0, Infinity];
+  let [started, lastUnit, hundred] = [false, false, false];
+  for (let k = i; k < ts.length; ) {
     if (k > i && !joined(k)) break;
-    const w = ws[k]!.lower;
-    const next = ws[k + 1]?.lower;
-    let part: Part | 'and';
-    if (w === 'a' && prev === null && (next === 'hundred' || (next !== undefined && SCALES.has(next)))) {
-      current = 1;
-      prev = 'unit';
+    const w = ts[k]!.word;
+    const mult = p.multipliers.get(w);
+    if (!started && p.articleOnes.has(w) && p.multipliers.has(ts[k + 1]?.word ?? '') && joined(k + 1)) {
+      [current, started, room] = [1, true, 0];
+      k += 1;
       continue;
     }
-    if (UNITS.has(w)) {
-      if (prev !== null && prev !== 'tens' && prev !== 'hundred' && prev !== 'scale' && prev !== 'and') break;
-      current += UNITS.get(w)!;
-      part = 'unit';
-    } else if (TEENS.has(w)) {
-      if (prev !== null && prev !== 'hundred' && prev !== 'scale' && prev !== 'and') break;
-      current += TEENS.get(w)!;
-      part = 'teen';
-    } else if (TENS.has(w)) {
-      if (prev !== null && prev !== 'hundred' && prev !== 'scale' && prev !== 'and') break;
-      current += TENS.get(w)!;
-      part = 'tens';
-    } else if (w === 'hundred') {
-      if (prev !== 'unit' && prev !== 'teen') break;
-      current *= 100;
-      part = 'hundred';
-    } else if (SCALES.has(w)) {
-      if (prev === null || prev === 'scale' || prev === 'and') break;
-      total += current * SCALES.get(w)!;
-      current = 0;
-      part = 'scale';
-    } else if (w === 'and' && (prev === 'hundred' || prev === 'scale') && next !== undefined && (UNITS.has(next) || TEENS.has(next) || TENS.has(next))) {
-      part = 'and';
-    } else break;
-    if (part !== 'and') {
-      used = k - i + 1;
-      last = part;
+    if (mult !== undefined) {
+      if (mult === 100 && (current >= 100 || hundred)) break;
+      if (mult > 100 && mult >= scale) break;
+      if (mult === 100) [current, room] = [(current || 1) * 100, 100];
+      else [total, current, room, scale] = [total + (current || 1) * mult, 0, mult, mult];
+      [started, lastUnit, hundred, used] = [true, false, mult === 100, k - i + 1];
+      k += 1;
+      continue;
     }
-    prev = part;
+    if (p.joiners.has(w)) {
+      const next = started && joined(k + 1) ? valueAt(ts, k + 1, p, joined) : null;
+      if (!next) break;
+      if (p.words.unitBeforeTens && lastUnit && isTens(next.value)) {
+        [current, room, lastUnit, used] = [current + next.value, 0, false, k + 1 + next.used - i];
+        k += 1 + next.used;
+        continue;
+      }
+      if (next.value === 0 || next.value >= room) break;
+      k += 1;
+      continue;
+    }
+    const v = valueAt(ts, k, p, joined);
+    if (!v || (started && (v.value === 0 || v.value >= room))) break;
+    [current, room, started, hundred] = [current + v.value, v.value === 0 ? 0 : roomAfter(v.value, p.words), true, false];
+    lastUnit = v.value >= 1 && v.value <= 9;
+    used = k + v.used - i;
+    k += v.used;
   }
-  if (used === 0 || last === null) return null;
-  return { value: total + current, used, last };
+  return used === 0 ? null : { value: total + current, used, room, hundred };
 }
 
-/** "first", "twenty first", "thirtieth": an ordinal from words[i..], or null. */
-function ordinal(ws: readonly Word[], i: number, joined: (a: number) => boolean): { value: number; used: number } | null {
-  const w = ws[i]!.lower;
-  if (ORDINAL_UNITS.has(w)) return { value: ORDINAL_UNITS.get(w)!, used: 1 };
-  if (ORDINAL_TENS.has(w)) return { value: ORDINAL_TENS.get(w)!, used: 1 };
-  const next = ws[i + 1]?.lower;
-  if (TENS.has(w) && next !== undefined && joined(i + 1) && ORDINAL_UNITS.has(next) && ORDINAL_UNITS.get(next)! < 10) {
-    return { value: TENS.get(w)! + ORDINAL_UNITS.get(next)!, used: 2 };
-  }
-  return null;
-}
-
-function suffix(n: number): string {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  if (!teen && n % 10 === 1) return 'st';
-  if (!teen && n % 10 === 2) return 'nd';
-  if (!teen && n % 10 === 3) return 'rd';
-  return 'th';
+/** An ordinal at tokens[i]: a word ("third") or a cardinal with an ordinal after it ("twenty first"). */
+function ordinal(ts: readonly Token[], i: number, p: Prepared, joined: (k: number) => boolean): { value: number; used: number } | null {
+  const card = cardinal(ts, i, p, joined);
+  const after = card && ts[i + card.used];
+  const o = after && joined(i + card.used) ? p.words.ordinal(after.word) : undefined;
+  if (card && o !== undefined && o < card.room && o < 10) return { value: card.value + o, used: card.used + 1 };
+  const own = p.words.ordinal(ts[i]!.word);
+  return own === undefined ? null : { value: own, used: 1 };
 }
 
 /** Text with spoken numbers as digits, and where each character of it came from in the original. */
@@ -117,74 +158,83 @@ export function originalSpan(d: DigitText, start: number, end: number): [number,
   return [first[0], last[1]];
 }
 
+/** Eastern Arabic and Persian digits as 0-9. */
+function westernDigit(c: string): string {
+  const code = c.charCodeAt(0);
+  if (code >= 0x0660 && code <= 0x0669) return String(code - 0x0660);
+  if (code >= 0x06f0 && code <= 0x06f9) return String(code - 0x06f0);
+  return c;
+}
+
+/** "nineteen ninety five", "nineteen oh five": a year said in pairs, after a cardinal of 19 or 20. */
+function yearPair(ts: readonly Token[], k: number, p: Prepared, joined: (k: number) => boolean): { value: number; used: number } | null {
+  if (k >= ts.length || !joined(k)) return null;
+  const digitAfter = (j: number) => j < ts.length && joined(j) && (p.cardinals.get(ts[j]!.word) ?? 10) < 10;
+  const oh = p.zeroNear.has(ts[k]!.word) && digitAfter(k + 1);
+  const pair = oh ? { value: p.cardinals.get(ts[k + 1]!.word)!, used: 2 } : cardinal(ts, k, p, joined);
+  return pair && pair.value >= (oh ? 1 : 10) && pair.value <= 99 ? pair : null;
+}
+
+/** One number said at tokens[i], as the digits to write and how many tokens it took. */
+function numberAt(ts: readonly Token[], i: number, p: Prepared, joined: (k: number) => boolean): { digits: string; used: number } | null {
+  const w = ts[i]!.word;
+  const nextJoined = i + 1 < ts.length && joined(i + 1);
+  const digitWord = (k: number) => ts[k] !== undefined && (p.cardinals.get(ts[k]!.word) ?? 10) < 10;
+  const times = p.repeats.get(w);
+  if (times !== undefined && nextJoined && digitWord(i + 1)) return { digits: String(p.cardinals.get(ts[i + 1]!.word)).repeat(times), used: 2 };
+  if (p.plus.has(w) && nextJoined && digitWord(i + 1)) return { digits: '+', used: 1 };
+  if (p.zeroNear.has(w) && ((i > 0 && joined(i) && digitWord(i - 1)) || (nextJoined && digitWord(i + 1)))) return { digits: '0', used: 1 };
+  const ord = ordinal(ts, i, p, joined);
+  if (ord) return { digits: p.words.ordinalMark(ord.value), used: ord.used };
+  const card = cardinal(ts, i, p, joined);
+  if (!card) return null;
+  if (p.words.yearPairs && (card.value === 19 || card.value === 20) && !card.hundred) {
+    const pair = yearPair(ts, i + card.used, p, joined);
+    if (pair) return { digits: String(card.value * 100 + pair.value), used: card.used + pair.used };
+  }
+  return { digits: String(card.value), used: card.used };
+}
 
 /**
- * Rewrites spoken numbers as digits: "twenty two" → "22", "the third of May" → "the 3rd of May",
- * "nineteen ninety five" → "1995", "double five" → "55", "oh" next to a digit → "0", "plus" before one → "+".
+ * Rewrites spoken numbers as digits in the visit's language: "twenty two" → "22", "the third of
+ * May" → "the 3rd of May", "am fünften März" → "am 5. März", "nineteen ninety five" → "1995",
+ * "double five" → "55", "oh" next to a digit → "0", "plus" before one → "+".
  */
-export function spokenToDigits(original: string): DigitText {
-  const ws = words(original);
-  const joined = (k: number) => /^[\s-]+$/.test(original.slice(ws[k - 1]!.end, ws[k]!.start));
+export function spokenToDigits(original: string, lang: Language = ENGLISH): DigitText {
+  const p = prepared(lang);
+  const ts = tokens(original, p);
+  const joined = (k: number) => ts[k] !== undefined && (ts[k]!.glued || /^[\s-]+$/.test(original.slice(ts[k - 1]!.end, ts[k]!.start)));
   let text = '';
   const from: [number, number][] = [];
   let copied = 0;
   const put = (s: string, start: number, end: number) => {
     for (let c = copied; c < start; c++) {
-      text += original[c];
+      text += westernDigit(original[c]!);
       from.push([c, c + 1]);
     }
     for (const ch of s) {
       text += ch;
       from.push([start, end]);
     }
-    copied = end;
+    copied = Math.max(copied, end);
   };
-  const isDigitWord = (k: number) => ws[k] !== undefined && UNITS.has(ws[k]!.lower);
-  for (let i = 0; i < ws.length; ) {
-    const w = ws[i]!;
-    const nextJoined = i + 1 < ws.length && joined(i + 1);
-    if ((w.lower === 'double' || w.lower === 'triple') && nextJoined && isDigitWord(i + 1)) {
-      const d = String(UNITS.get(ws[i + 1]!.lower)!);
-      put(d.repeat(w.lower === 'double' ? 2 : 3), w.start, ws[i + 1]!.end);
-      i += 2;
-      continue;
-    }
-    if (w.lower === 'plus' && nextJoined && isDigitWord(i + 1)) {
-      put('+', w.start, w.end);
+  for (let i = 0; i < ts.length; ) {
+    const n = numberAt(ts, i, p, joined);
+    if (!n) {
       i += 1;
       continue;
     }
-    if (w.lower === 'oh' && ((i > 0 && joined(i) && isDigitWord(i - 1)) || (nextJoined && isDigitWord(i + 1)))) {
-      put('0', w.start, w.end);
-      i += 1;
-      continue;
-    }
-    const ord = ordinal(ws, i, joined);
-    if (ord) {
-      put(`${ord.value}${suffix(ord.value)}`, w.start, ws[i + ord.used - 1]!.end);
-      i += ord.used;
-      continue;
-    }
-    const card = cardinal(ws, i, joined);
-    if (!card) {
-      i += 1;
-      continue;
-    }
-    let value = card.value;
-    let used = card.used;
-    // "nineteen ninety five", "twenty twenty four", "nineteen oh five": a year said in pairs.
-    if ((value === 19 || value === 20) && card.last !== 'hundred' && i + used < ws.length && joined(i + used)) {
-      const k = i + used;
-      const oh = ws[k]!.lower === 'oh' && k + 1 < ws.length && joined(k + 1) && isDigitWord(k + 1);
-      const pair = oh ? { value: UNITS.get(ws[k + 1]!.lower)!, used: 2 } : cardinal(ws, k, joined);
-      if (pair && pair.value >= (oh ? 1 : 10) && pair.value <= 99) {
-        value = value * 100 + pair.value;
-        used += pair.used;
-      }
-    }
-    put(String(value), w.start, ws[i + used - 1]!.end);
-    i += used;
+    put(n.digits, ts[i]!.start, ts[i + n.used - 1]!.end);
+    i += n.used;
   }
   put('', original.length, original.length);
   return { text, from };
+}
+
+/** The value of one written word of number words ("vierundzwanzig" 24), for a language's ordinals. */
+export function wordValue(word: string, lang: Language): number | undefined {
+  const p = prepared(lang);
+  const ts = tokens(word, p);
+  const card = ts.length > 0 ? cardinal(ts, 0, p, (k) => ts[k]?.glued ?? false) : null;
+  return card && card.used === ts.length ? card.value : undefined;
 }

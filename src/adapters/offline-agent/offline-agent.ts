@@ -1,9 +1,11 @@
 // The offline agent: a LanguageModel that needs no network. It reads the screen (fields, gate,
 // values) instead of the prompt, fills tool arguments from what the visitor said, maps yes and no
-// to the confirm and reject tools, and says the next question. The kiosk's default without an
-// LLM, and its fallback when the LLM fails. Deterministic; English only.
+// to the confirm and reject tools, and says the next question, in the visit's language (the
+// scene's flow_state names it; languages/ has the words). The kiosk's default without an LLM, and
+// its fallback when the LLM fails. Deterministic.
 
-import type { LanguageModel, TurnChunk, TurnRequest } from '../../ports/language-model.ts';
+import type { ChatMessage, LanguageModel, TurnChunk, TurnRequest } from '../../ports/language-model.ts';
+import { SET_LANGUAGE } from '../../engine/language/flow.ts';
 import { systemClock, type Clock } from '../../ports/clock.ts';
 import { hearChoice } from './choices.ts';
 import { readConversation, type Conversation, type ToolOutcome } from './conversation.ts';
@@ -25,8 +27,11 @@ import {
 import { fieldFor, flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/language/values.ts';
 import { displayValue } from '../../engine/language/interpolate.ts';
+import type { Sayings } from './languages/language.ts';
 import { humanize } from './text.ts';
-import { readAnswer, wantsChange } from './yes-no.ts';
+import { asksOpenQuestion, keptMark, keptWords, worthKeeping } from './kept.ts';
+import { answerLanguageRequest, askedLanguage } from './language-request.ts';
+import { readAnswer, wantsChange, wantsStartOver } from './yes-no.ts';
 
 /** What the agent does in one turn: words for the caption, then tool calls. */
 export interface TurnPlan {
@@ -49,7 +54,7 @@ export function planTurn(request: TurnRequest, today = '9999-12-31'): TurnPlan {
   const convo = readConversation(request.messages, request.scene?.state.agent.system_prompt, request.scene?.stepStart);
   switch (convo.kind) {
     case 'entry':
-      return entryTurn(screen, convo);
+      return entryTurn(screen, convo, request.messages);
     case 'reply':
       return replyTurn(screen, convo);
     case 'results':
@@ -84,7 +89,7 @@ function moveOn(screen: Screen, convo: Conversation): PlannedCall | undefined {
  */
 function carriedOver(screen: Screen, convo: Conversation, afterRejection: boolean): FillPlan | undefined {
   if (convo.carried === undefined) return undefined;
-  const { answer, rest } = readAnswer(convo.carried);
+  const { answer, rest } = readAnswer(convo.carried, screen.tag);
   if (afterRejection) return planFill(screen, rest);
   if (answer !== null) return undefined;
   return planFill(screen, convo.carried, { bare: false, needs: 'choice' });
@@ -97,23 +102,40 @@ function afterRejection(screen: Screen, convo: Conversation, rejected: readonly 
   const refused = carried?.refusals[0];
   const again = refused?.param.name ?? rejected.find((v) => isBlank(screen.values[v]));
   const ask = (again === undefined ? undefined : fieldQuestionFor(screen, again)) ?? nextQuestion(screen) ?? introduction(screen);
-  return speak(refused ? refusalLine(refused) : 'Sorry about that.', ask);
+  return speak(refused ? refusalLine(screen, refused) : screen.lang.say.sorry, ask);
 }
 
-function entryTurn(screen: Screen, convo: Conversation): TurnPlan {
+/** Words kept from earlier that this step takes (the first that gives a tool a value still empty), said back. */
+function takeKept(screen: Screen, messages: readonly ChatMessage[]): TurnPlan | undefined {
+  for (const kept of keptWords(messages)) {
+    const fill = planFill(screen, kept.text, { bare: 'text', onlyBlank: true });
+    if (fill.calls.length > 0) return { say: heardLine(screen, fill.heard), calls: fill.calls.map((c) => ({ ...c, kept: kept.index })) };
+  }
+  return undefined;
+}
+
+function entryTurn(screen: Screen, convo: Conversation, messages: readonly ChatMessage[]): TurnPlan {
   // A rejection re-enters the step; the engine's retry count still tells of earlier timeouts.
   const rejections = convo.outcomes.map((o) => o.content['rejected']).filter(Array.isArray);
   if (rejections.length > 0) return afterRejection(screen, convo, rejections.flat().map(String));
   const question = nextQuestion(screen);
   if (screen.retry > 0) {
     const usable = (screen.artifact?.fields.length ?? 0) > 0 || (screen.artifact?.options.length ?? 0) > 0;
-    return speak('Are you still there?', question ?? introduction(screen), usable ? 'You can also use the screen.' : undefined);
+    return speak(screen.lang.say.stillThere, question ?? introduction(screen), usable ? screen.lang.say.useScreen : undefined);
+  }
+  const waiting = screen.pending.length > 0 || screen.pendingAction !== undefined;
+  // The visitor asked for this language: the step again, in it.
+  if (convo.outcomes.some((o) => o.tool === SET_LANGUAGE && typeof o.content['language'] === 'string')) {
+    return speak(screen.lang.say.nowSpeaking, waiting ? undefined : introduction(screen), question);
   }
   const carried = carriedOver(screen, convo, false)?.calls ?? [];
   if (carried.length > 0) return call(...carried);
-  const waiting = screen.pending.length > 0 || screen.pendingAction !== undefined;
+  const kept = takeKept(screen, messages);
+  if (kept) return kept;
   const next = moveOn(screen, convo);
-  const say = join(waiting ? undefined : introduction(screen), question);
+  const earlier = keptWords(messages)[0];
+  const mention = earlier && !waiting && asksOpenQuestion(screen) ? screen.lang.say.mentioned(earlier.text) : undefined;
+  const say = join(waiting ? undefined : introduction(screen), mention, question);
   // The last step, with nothing on screen to read: its prompt's farewell, never silence.
   if (say === '' && screen.terminal) return speak(farewell(screen));
   return { say, calls: next ? [next] : [] };
@@ -131,7 +153,7 @@ function confirmCalls(screen: Screen): PlannedCall[] {
 /** The one of `names` the visitor speaks of, by its field's label or its name ("my date of birth is wrong"). */
 function namedVariable(screen: Screen, said: string, names: readonly string[]): string | undefined {
   const choices = names.map((v) => ({ value: v, names: [humanize(v), fieldFor(screen, v)?.label ?? ''] }));
-  const named = hearChoice(said, choices).chosen?.value;
+  const named = hearChoice(said, choices, screen.lang).chosen?.value;
   return typeof named === 'string' ? named : undefined;
 }
 
@@ -140,7 +162,7 @@ function namedVariable(screen: Screen, said: string, names: readonly string[]): 
  * date of birth is wrong") or gives anew ("no, it's 6 March"), else of them all.
  */
 function rejectCall(screen: Screen, said: string): PlannedCall | undefined {
-  const anew = Object.keys(planFill(screen, readAnswer(said).rest).heard).filter((v) => screen.pending.includes(v));
+  const anew = Object.keys(planFill(screen, readAnswer(said, screen.tag).rest).heard).filter((v) => screen.pending.includes(v));
   const only = namedVariable(screen, said, screen.pending) ?? (anew.length === 1 ? anew[0] : undefined) ?? (screen.pending.length === 1 ? screen.pending[0] : undefined);
   if (only !== undefined && offers(screen, `reject_${only}`)) return { tool: `reject_${only}`, args: {} };
   const whole = `reject_${screen.state}`;
@@ -169,14 +191,28 @@ function formValues(screen: Screen, heard: Readonly<Record<string, unknown>>): R
   return out;
 }
 
+/**
+ * "Can we speak Spanish?": set_language, or why not. A language's name said alone is a choice
+ * when the screen offers one by that name.
+ */
+function languageAsked(screen: Screen, said: string): TurnPlan | undefined {
+  const asked = askedLanguage(said, screen.lang);
+  if (!asked || (asked.bare && Object.keys(planFill(screen, said, { bare: false, needs: 'choice' }).heard).length > 0)) return undefined;
+  const answer = answerLanguageRequest(screen, asked.code);
+  return answer.call ? call(answer.call) : speak(answer.say, nextQuestion(screen) ?? introduction(screen));
+}
+
 function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   const said = convo.utterance;
-  const answer = readAnswer(said).answer;
+  const say = screen.lang.say;
+  const answer = readAnswer(said, screen.tag).answer;
   if (convo.notes.some((n) => ANSWERED_BY_ENGINE.test(n))) {
-    return speak(answer === 'no' ? 'Sorry about that.' : 'Thank you.', nextQuestion(screen) ?? introduction(screen));
+    return speak(answer === 'no' ? say.sorry : say.thankYou, nextQuestion(screen) ?? introduction(screen));
   }
+  const language = languageAsked(screen, said);
+  if (language) return language;
   // "Change my details" or "the date is wrong" is a no to what waits, and asks to go back.
-  const intent = answer ?? (wantsChange(said) ? 'no' : null);
+  const intent = answer ?? (wantsChange(said, screen.lang) ? 'no' : null);
   if (screen.pendingAction !== undefined && intent !== null) {
     const decision = intent === 'yes' ? 'confirm_action' : 'reject_action';
     if (offers(screen, decision)) return call({ tool: decision, args: {} });
@@ -192,18 +228,22 @@ function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   }
   const named = namedPlainTool(screen, said);
   if (named) return call(named);
+  if (wantsStartOver(said, screen.lang)) return speak(say.startOver, nextQuestion(screen) ?? introduction(screen));
   const fill = planFill(screen, said, { earlier: convo.earlier });
   const refused = fill.refusals[0];
-  if (fill.calls.length > 0) return { say: refused ? refusalLine(refused) : '', calls: fill.calls };
-  if (refused) return speak(refusalLine(refused), fieldQuestionFor(screen, refused.param.name) ?? nextQuestion(screen));
+  if (fill.calls.length > 0) return { say: refused ? refusalLine(screen, refused) : '', calls: fill.calls };
+  if (refused) return speak(refusalLine(screen, refused), fieldQuestionFor(screen, refused.param.name) ?? nextQuestion(screen));
   const missing = fill.missing[0];
   if (missing) return { ...speak(heardLine(screen, fill.heard), paramQuestion(screen, missing)), formValues: formValues(screen, fill.heard) };
   const plain = intent === null ? undefined : answeredPlainTool(screen, intent);
   if (plain) return call(plain);
   const back = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;
-  if (back) return speak('All right.', back);
+  if (back) return speak(say.allRight, back);
+  const ask = nextQuestion(screen) ?? introduction(screen);
+  // Words for a later question ("I have chest pain" at the name step): kept, and taken up there.
+  if (worthKeeping(screen, said)) return speak(say.kept, ask);
   const waiting = screen.pending.length > 0 || screen.pendingAction !== undefined;
-  return speak(waiting ? 'Sorry, was that a yes or a no?' : "Sorry, I didn't catch that.", nextQuestion(screen) ?? introduction(screen));
+  return speak(waiting ? say.yesOrNo : say.notCaught, ask);
 }
 
 // ------------------------------------------------------------------ the tool calls came back
@@ -218,24 +258,25 @@ function questionForRejected(screen: Screen, outcome: ToolOutcome): string | und
 }
 
 /** What to say after tool results, by what they were: the first that applies. */
-const ACKNOWLEDGEMENTS: readonly [(content: Record<string, unknown>) => boolean, string][] = [
-  [(c) => Array.isArray(c['rejected']), 'Sorry about that.'],
-  [(c) => c['status'] === 'cancelled', "All right, I won't do that."],
-  [(c) => c['status'] === 'confirmed', 'Done.'],
-  [(c) => Array.isArray(c['confirmed']), 'Thank you.'],
-  [(c) => typeof c['error'] === 'string', "Sorry, I couldn't do that."],
+const ACKNOWLEDGEMENTS: readonly [(content: Record<string, unknown>) => boolean, (say: Sayings) => string][] = [
+  [(c) => Array.isArray(c['rejected']), (say) => say.sorry],
+  [(c) => c['status'] === 'cancelled', (say) => say.wontDo],
+  [(c) => c['status'] === 'confirmed', (say) => say.done],
+  [(c) => Array.isArray(c['confirmed']), (say) => say.thankYou],
+  [(c) => typeof c['error'] === 'string', (say) => say.couldNot],
 ];
 
 function resultsTurn(screen: Screen, outcomes: readonly ToolOutcome[]): TurnPlan {
+  const say = screen.lang.say;
   const has = (test: (c: Record<string, unknown>) => boolean) => outcomes.some((o) => test(o.content));
   const invalid = outcomes.find((o) => o.content['error'] === 'invalid_arguments');
-  if (invalid) return speak("Sorry, that doesn't look right.", questionForRejected(screen, invalid) ?? nextQuestion(screen));
+  if (invalid) return speak(say.looksWrong, questionForRejected(screen, invalid) ?? nextQuestion(screen));
   if (has((c) => c['error'] === 'no_user_turn')) return speak(gateQuestion(screen) ?? nextQuestion(screen));
   const proposed = outcomes.find((o) => o.content['status'] === 'pending_confirmation');
   const summary = proposed?.content['summary'];
-  if (typeof summary === 'string') return speak(actionQuestion(summary));
-  if (has((c) => c['status'] === 'running')) return speak('One moment, please.');
-  const ack = ACKNOWLEDGEMENTS.find(([answered]) => has(answered))?.[1] ?? (screen.pending.length > 0 ? undefined : 'Got it.');
+  if (typeof summary === 'string') return speak(actionQuestion(screen, summary));
+  if (has((c) => c['status'] === 'running')) return speak(say.oneMoment);
+  const ack = ACKNOWLEDGEMENTS.find(([answered]) => has(answered))?.[1](say) ?? (screen.pending.length > 0 ? undefined : say.gotIt);
   // Declining an action on a card that has a button for changing things: say where it is.
   const hint = has((c) => c['status'] === 'cancelled') ? changeHint(screen) : undefined;
   return speak(ack, hint ?? nextQuestion(screen));
@@ -268,7 +309,8 @@ export class OfflineAgent implements LanguageModel {
     }
     for (const [i, c] of plan.calls.entries()) {
       if (request.signal?.aborted) return;
-      yield { type: 'tool_call', call: { id: `offline_${request.messages.length}_${i}`, name: c.tool, arguments: JSON.stringify(c.args) } };
+      const id = `offline_${request.messages.length}_${i}${c.kept === undefined ? '' : keptMark(c.kept)}`;
+      yield { type: 'tool_call', call: { id, name: c.tool, arguments: JSON.stringify(c.args) } };
     }
   }
 }

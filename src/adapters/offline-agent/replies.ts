@@ -1,15 +1,15 @@
-// What the offline agent says: the screen's heading, the next question (built from the first
-// empty field, the gate's question, a pending action), read-backs, short acknowledgements, why a
-// value is not taken, and how to change a card. Values are said as a visitor reads them.
+// What the offline agent says, in the visit's language: the screen's heading, the next question
+// (built from the first empty field, the gate's question, a pending action), read-backs, short
+// acknowledgements, why a value is not taken, and how to change a card. Values are said as a
+// visitor reads them. The words are each language's (languages/*.ts); this file puts them together.
 
 import type { Field } from '../../engine/language/flow.ts';
-import { gateQuestionText } from '../../engine/runtime/gate.ts';
-import { displayValue } from '../../engine/language/interpolate.ts';
+import { displayValue, interpolate, templateNames } from '../../engine/language/interpolate.ts';
 import { dateInWords, monthName } from './dates.ts';
 import { answeredPlainTool, type Refusal } from './fill.ts';
 import { fieldFor, flowTools, optionsFor, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/language/values.ts';
-import { humanize, normalizePhrase, orList } from './text.ts';
+import { humanize, normalizePhrase } from './text.ts';
 import { wantsChange } from './yes-no.ts';
 
 /** Text as caption sentences: lines joined, each ending with punctuation, spaces collapsed. */
@@ -18,7 +18,7 @@ function sentence(text: string): string {
     .split(/\n+/)
     .map((l) => l.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
-    .map((l) => (/[.!?…:]$/u.test(l) ? l : `${l}.`))
+    .map((l) => (/[.!?…:؟]$/u.test(l) ? l : `${l}.`))
     .join(' ');
 }
 
@@ -33,68 +33,64 @@ export function join(...parts: (string | undefined)[]): string {
   return out.join(' ');
 }
 
-/** "Email Address:" → "email address"; words in capitals (IELTS) are kept. */
-function lowerLabel(label: string): string {
-  return label
-    .trim()
-    .replace(/[:?]\s*$/, '')
-    .replace(/^your\s+/i, '')
-    .split(/\s+/)
-    .map((w) => (/^\p{Lu}?[\p{Ll}'’-]*$/u.test(w) ? w.toLowerCase() : w))
-    .join(' ');
-}
-
-/** "phone" → "phone number", "mobile" → "mobile number". */
-function phoneNumber(label: string): string {
-  return /number/i.test(label) ? label : `${label} number`;
-}
-
-function askWhat(label: string, choices: readonly string[]): string {
-  const count = /^number of (.+)$/i.exec(label)?.[1];
-  const q = count === undefined ? `What's your ${label}?` : `How many ${count}?`;
-  return choices.length > 0 ? `${q} You can say ${orList(choices)}.` : q;
+function askWhat(screen: Screen, label: string, choices: readonly string[]): string {
+  const say = screen.lang.say;
+  const q = say.ask(label);
+  return choices.length > 0 ? `${q} ${say.youCanSay(say.orList(choices))}` : q;
 }
 
 /** "What's your first name?" from a field (its label as written when it is already a question). */
-function fieldQuestion(field: Field): string {
+function fieldQuestion(screen: Screen, field: Field): string {
+  const say = screen.lang.say;
   const choices = (field.options ?? []).map((o) => o.label);
   const label = field.label.trim();
-  if (label.endsWith('?')) return choices.length > 0 ? `${label} You can say ${orList(choices)}.` : label;
-  const what = lowerLabel(label || humanize(field.id));
-  return askWhat(field.type === 'tel' ? phoneNumber(what) : what, choices);
+  if (/[?؟]$/.test(label)) return choices.length > 0 ? `${label} ${say.youCanSay(say.orList(choices))}` : label;
+  const what = say.label(label || humanize(field.id));
+  return askWhat(screen, field.type === 'tel' ? say.phoneLabel(what) : what, choices);
 }
 
 /** The question for a tool parameter: its field's question, else one from its name. */
 export function paramQuestion(screen: Screen, p: ParamInfo): string {
   const field = fieldFor(screen, p.name);
   const choices = p.choices.map((c) => String(c.names[c.names.length - 1]));
-  if (field && (field.options?.length || choices.length === 0)) return fieldQuestion(field);
-  const what = field ? lowerLabel(field.label) : humanize(p.name);
-  return askWhat(p.kind === 'phone' ? phoneNumber(what) : what, choices);
+  if (field && (field.options?.length || choices.length === 0)) return fieldQuestion(screen, field);
+  const say = screen.lang.say;
+  const what = field ? say.label(field.label) : humanize(p.name);
+  return askWhat(screen, p.kind === 'phone' ? say.phoneLabel(what) : what, choices);
 }
 
 /** The question for a variable the screen has a field for ("What's your date of birth?"). */
 export function fieldQuestionFor(screen: Screen, name: string): string | undefined {
   const field = fieldFor(screen, name);
-  return field && fieldQuestion(field);
+  return field && fieldQuestion(screen, field);
 }
 
-/** A value as the kiosk says it: a choice by its label, a date in words ("March 5, 1984"), never "1984-03-05". */
+/**
+ * A value as the kiosk says it: a choice by its label, a date in words as the visit's locale
+ * writes it ("March 5, 1984", "5. März 1984"), never "1984-03-05"; a number with the locale's
+ * decimal sign.
+ */
 function spokenValue(screen: Screen, name: string, value: unknown): string {
   const option = optionsFor(screen, name).find((o) => o.id === String(value));
   if (option) return option.label;
-  return (typeof value === 'string' ? dateInWords(value) : undefined) ?? displayValue(value);
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
+    return new Intl.NumberFormat(screen.tag, { useGrouping: false, maximumFractionDigits: 15 }).format(value);
+  }
+  return (typeof value === 'string' ? dateInWords(value, screen.tag) : undefined) ?? displayValue(value);
 }
 
-/** The gate's question for the pending values; the engine's own wording when it shows them. */
+/** The gate's question for the pending values: the flow's own wording once every value it names is there. */
 export function gateQuestion(screen: Screen): string | undefined {
   if (screen.pending.length === 0) return undefined;
   const spoken = Object.fromEntries(Object.entries(screen.values).map(([k, v]) => [k, spokenValue(screen, k, v)]));
-  return gateQuestionText(screen.gatePrompt, spoken, screen.pending);
+  const prompt = screen.gatePrompt;
+  if (prompt && templateNames(prompt).every((n) => !isBlank(screen.values[n]))) return interpolate(prompt, spoken);
+  return screen.lang.say.heard(screen.pending.map((v) => spoken[v] ?? ''));
 }
 
-export function actionQuestion(summary: string): string {
-  return `${summary.trim().replace(/[.!?]+$/, '')}. Shall I go ahead?`;
+/** A pending action's summary as a question: "Check in Maria. Shall I go ahead?". */
+export function actionQuestion(screen: Screen, summary: string): string {
+  return screen.lang.say.goAhead(summary.trim().replace(/[.!?]+$/, ''));
 }
 
 /** The artifact's heading and text, as sentences. */
@@ -106,11 +102,12 @@ export function introduction(screen: Screen): string | undefined {
 
 /** "I have first name: Alex, date of birth: March 15, 1995." for the values, by their fields' labels. */
 function haveLine(screen: Screen, values: Readonly<Record<string, unknown>>): string | undefined {
-  const items = Object.entries(values).map(([name, v]) => {
+  const say = screen.lang.say;
+  const items = Object.entries(values).map(([name, v]): [string, string] => {
     const label = fieldFor(screen, name)?.label.trim();
-    return `${label === undefined || label.endsWith('?') ? humanize(name) : lowerLabel(label)}: ${spokenValue(screen, name, v)}`;
+    return [label === undefined || /[?؟]$/.test(label) ? humanize(name) : say.label(label), spokenValue(screen, name, v)];
   });
-  return items.length > 0 ? `I have ${items.join(', ')}.` : undefined;
+  return items.length > 0 ? say.have(items) : undefined;
 }
 
 /** The filled fields read back. */
@@ -121,28 +118,27 @@ function readBack(screen: Screen): string | undefined {
 
 /** "Thanks. I have appointment time: 10:30." for values heard and kept until the rest is known. */
 export function heardLine(screen: Screen, heard: Readonly<Record<string, unknown>>): string {
-  return join('Thanks.', haveLine(screen, heard));
+  return join(screen.lang.say.thanks, haveLine(screen, heard));
 }
 
 /** Why a value that was heard is not taken, in one sentence. */
-export function refusalLine(r: Refusal): string {
+export function refusalLine(screen: Screen, r: Refusal): string {
+  const say = screen.lang.say;
   switch (r.kind) {
     case 'declined':
-      return `All right, not ${orList(r.choices.map((c) => String(c.names[c.names.length - 1])))}.`;
+      return say.notThese(say.orList(r.choices.map((c) => String(c.names[c.names.length - 1]))));
     case 'future':
-      return `Sorry, ${dateInWords(r.date) ?? r.date} is in the future.`;
-    case 'no_such_day': {
+      return say.future(dateInWords(r.date, screen.tag) ?? r.date);
+    case 'no_such_day':
       // Only February's days depend on the year.
-      const year = r.date.month === 2 && r.date.year !== undefined ? ` ${r.date.year}` : '';
-      return `Sorry, ${monthName(r.date.month)}${year} has only ${r.date.days} days.`;
-    }
+      return say.noSuchDay(monthName(r.date.month, screen.tag, r.date.month === 2 ? r.date.year : undefined), r.date.days);
   }
 }
 
 /** How to change what a card shows when only one of its buttons does that: "To make changes, tap “Change my details”." */
 export function changeHint(screen: Screen): string | undefined {
-  const action = screen.artifact?.actions.find((a) => wantsChange(`${a.event} ${a.label}`));
-  return action && `To make changes, tap “${action.label}”.`;
+  const action = screen.artifact?.actions.find((a) => wantsChange(a.event) || wantsChange(a.label, screen.lang));
+  return action && screen.lang.say.changeHint(action.label);
 }
 
 function firstEmptyField(screen: Screen): Field | undefined {
@@ -155,7 +151,7 @@ function choiceLine(screen: Screen): string | undefined {
   const a = screen.artifact;
   if (a?.type !== 'options' || a.options.length === 0) return undefined;
   if (a.variable !== undefined && !isBlank(screen.values[a.variable])) return undefined;
-  return `Please choose: ${orList(a.options.map((o) => o.label))}.`;
+  return screen.lang.say.choose(screen.lang.say.orList(a.options.map((o) => o.label)));
 }
 
 /** A required parameter still empty, on a step with nothing on screen (voice only). */
@@ -174,18 +170,18 @@ function firstOpenParam(screen: Screen): ParamInfo | undefined {
  * a voice-only parameter, or, with everything filled and a tool to go on, a read-back.
  */
 export function nextQuestion(screen: Screen): string | undefined {
-  if (screen.pendingAction !== undefined) return actionQuestion(screen.pendingAction);
+  if (screen.pendingAction !== undefined) return actionQuestion(screen, screen.pendingAction);
   const gate = gateQuestion(screen);
   if (gate) return gate;
   const field = firstEmptyField(screen);
-  if (field) return fieldQuestion(field);
+  if (field) return fieldQuestion(screen, field);
   const choices = choiceLine(screen);
   if (choices) return choices;
   const param = firstOpenParam(screen);
   if (param) return paramQuestion(screen, param);
   // Everything is in: read it back (a card shows it already) when a tool is there to go on.
   const back = readBack(screen);
-  if ((back !== undefined || screen.artifact?.type === 'card') && answeredPlainTool(screen, 'yes')) return join(back, 'Is that all correct?');
+  if ((back !== undefined || screen.artifact?.type === 'card') && answeredPlainTool(screen, 'yes')) return join(back, screen.lang.say.allCorrect);
   return undefined;
 }
 
@@ -225,7 +221,13 @@ export function farewell(screen: Screen): string {
     .split(/(?<=[.!?])\s+|\s+and\s+(?=(?:say|bid|wish|hope|thank)\b)/i)
     .map((i) => i.trim())
     .filter(Boolean);
+  const say = screen.lang.say;
+  // The instructions are read in English; in another language only a goodbye by name is said as asked.
+  if (screen.lang.code !== 'en') {
+    const name = instructions.map((i) => SAY_GOODBYE.exec(i.replace(/[.!]+$/, ''))?.[1]).find((n) => n !== undefined);
+    return name === undefined ? say.goodbye : say.farewell(name);
+  }
   const said = instructions.map(spokenInstruction);
   if (said.length > 0 && said.every((s) => s !== undefined)) return said.join(' ');
-  return 'Thank you. Goodbye!';
+  return say.goodbye;
 }

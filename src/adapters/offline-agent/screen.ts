@@ -1,15 +1,24 @@
 // What the offline agent knows about the current step: the scene the runtime hands it (artifact,
 // gate, values, pending items) and the tools on offer, with each parameter's kind of value.
 
-import type { Artifact, ChoiceOption, Field } from '../../engine/language/flow.ts';
+import { SET_LANGUAGE, type Artifact, type ChoiceOption, type Field } from '../../engine/language/flow.ts';
 import type { ToolSpec } from '../../engine/runtime/messages.ts';
 import type { TurnRequest } from '../../ports/language-model.ts';
 import type { Choice } from './choices.ts';
+import { writesMonthFirst } from './dates.ts';
+import { LANGUAGES, languageFor, type Language } from './languages/index.ts';
 import type { NamePart } from './names.ts';
 import { humanize } from './text.ts';
+import { wordsOf } from '../../engine/runtime/words.ts';
 
 export interface Screen {
   state: string;
+  /** the visit's language tag ("en-GB", "de-DE"): how dates are written and said */
+  tag: string;
+  /** the assistant's words for it (English where it has none) */
+  lang: Language;
+  /** the visit's locale writes dates month first ("03/05/1984" is March 5) */
+  monthFirst: boolean;
   artifact: Artifact | null;
   /** the state's system prompt, as the engine wrote it */
   prompt: string | undefined;
@@ -31,8 +40,12 @@ export interface Screen {
 export function readScreen(request: TurnRequest, today: string): Screen {
   const scene = request.scene;
   const state = scene?.state;
+  const tag = state?.language || 'en-US';
   return {
     state: state?.state ?? '',
+    tag,
+    lang: languageFor(tag),
+    monthFirst: writesMonthFirst(tag),
     artifact: state?.artifact ?? null,
     prompt: state?.agent.system_prompt,
     retry: state?.agent.retry ?? 0,
@@ -51,10 +64,10 @@ export function offers(screen: Screen, name: string): boolean {
   return screen.tools.some((t) => t.function.name === name);
 }
 
-/** The engine's own tools: confirm_/reject_ for a gated variable or the state, and the action pair. */
+/** The engine's own tools: confirm_/reject_ for a gated variable or the state, the action pair, set_language. */
 function isGenerated(screen: Screen, tool: ToolSpec): boolean {
   const name = tool.function.name;
-  if (name === 'confirm_action' || name === 'reject_action') return true;
+  if (name === 'confirm_action' || name === 'reject_action' || name === SET_LANGUAGE) return true;
   const m = /^(?:confirm|reject)_(.+)$/.exec(name);
   if (!m) return false;
   const subject = m[1]!;
@@ -101,7 +114,12 @@ const EMAIL_NAME = /e-?mail/i;
 const PHONE_NAME = /phone|mobile|(?:^|_)(?:tel|cell)(?:$|_)/i;
 const DATE_NAME = /(?:^|_)(?:date|dob|birthday|birthdate|day)(?:$|_)/i;
 const TIME_NAME = /(?:^|_)(?:time|slot|hour)(?:$|_)/i;
-const BIRTH = /\b(?:birth\w*|dob|born)\b/i;
+/** Words of a birth date's name or label, in every language ("date_of_birth", "Geburtsdatum", "date de naissance"). */
+const BIRTH: ReadonlySet<string> = new Set(LANGUAGES.flatMap((l) => l.birth.map((w) => wordsOf(w)[0]?.text ?? '')));
+
+function isBirth(text: string): boolean {
+  return wordsOf(text).some((w) => BIRTH.has(w.text) || [...BIRTH].some((b) => b.length >= 5 && w.text.startsWith(b)));
+}
 
 function namePartOf(name: string): NamePart {
   const qualifier = PERSON_NAME.exec(name)?.[1]?.toLowerCase();
@@ -173,7 +191,7 @@ export function readParams(screen: Screen, tool: ToolSpec): ParamInfo[] {
       required: required.includes(name),
       choices,
       isoDate: schema['format'] === 'date' || field?.type === 'date',
-      past: kind === 'date' && BIRTH.test(`${humanize(name)} ${field?.label ?? ''}`),
+      past: kind === 'date' && isBirth(`${humanize(name)} ${field?.label ?? ''}`),
       clock24: schema['format'] === 'time',
       integer: schema['type'] === 'integer',
       namePart: namePartOf(name),

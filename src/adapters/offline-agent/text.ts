@@ -1,6 +1,6 @@
 // Small text helpers shared by the offline agent's extractors: found spans, words (the engine's
-// own reading, engine/runtime/words.ts), phrase normalising, masking what has already been used, and
-// lists read out in English.
+// own reading, engine/runtime/words.ts), phrase normalising, masking what has already been used,
+// and variable names as words.
 
 export { wordsOf, type Word } from '../../engine/runtime/words.ts';
 
@@ -24,12 +24,6 @@ export function normalizePhrase(text: string): string {
 /** The text with the given span blanked out (same length, so other spans keep their offsets). */
 export function mask(text: string, span: { start: number; end: number }): string {
   return text.slice(0, span.start) + ' '.repeat(span.end - span.start) + text.slice(span.end);
-}
-
-/** "red, green, blue or yellow". */
-export function orList(items: readonly string[]): string {
-  if (items.length <= 1) return items[0] ?? '';
-  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
 /** "first_name" → "first name". */
