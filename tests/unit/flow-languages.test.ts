@@ -194,3 +194,57 @@ describe('a visit that changes language', () => {
     expect(only(again.start(), 'flow_state').language).toBe('en-US');
   });
 });
+
+/** A German flow whose gate has no question of its own, with a form left to fill. */
+const GERMAN_GATE = `
+id: cues
+language: de-DE
+variables:
+  first_name: { type: name }
+  date_of_birth: { type: date }
+states:
+  ask:
+    ui:
+      artifact_type: form
+      fields:
+        - { id: first_name, type: text, label: Vorname }
+        - { id: date_of_birth, type: date, label: Geburtsdatum }
+    agent: { prompt: Frage nach dem Namen., tools: [save_name] }
+    tools:
+      save_name: { parameters: { first_name: { type: name, required: true } } }
+    confirmation_gate: { variables: [first_name, date_of_birth], on_confirm: done, confirm_phrases: [ja] }
+    transitions: { on_ui_event: { form_submit: done } }
+  done: { ui: { artifact_type: card, title: Danke }, transitions: { on_ui_event: { finish: __end__ } } }
+`;
+
+/** A Spanish flow with an action behind the visitor's yes. */
+const SPANISH_ACTION = `
+id: booking
+language: es-ES
+variables:
+  time: { type: string }
+states:
+  book:
+    ui: { artifact_type: card, title: Cita, actions: [ { event: cancel, label: Cancelar } ] }
+    agent: { prompt: Reserva., tools: [book_slot] }
+    tools:
+      book_slot:
+        confirm: true
+        summary: "Reservar la cita de las {time}"
+        parameters: { time: { type: string, required: true } }
+    transitions: { on_tool_call: { book_slot: __end__ }, on_ui_event: { cancel: __end__ } }
+`;
+
+describe("the engine's own cues in the visit's language", () => {
+  it('the gate’s question without the flow’s words, what comes next, and an answer too long', () => {
+    const h = startFlow(GERMAN_GATE);
+    expect(only(h.call('save_name', { first_name: 'Anna' }), 'speech_cue').text).toBe('Ich habe Anna verstanden. Stimmt das?');
+    expect(only(h.say('ja'), 'speech_cue').text).toBe('Vielen Dank. Als Nächstes: Geburtsdatum.');
+    expect(only(h.say('x'.repeat(1001)), 'speech_cue').text).toBe('Das war mehr, als ich auf einmal aufnehmen kann. Bitte sagen Sie es noch einmal kürzer.');
+  });
+
+  it('a pending action’s question', () => {
+    const h = startFlow(SPANISH_ACTION);
+    expect(only(h.call('book_slot', { time: '10:30' }), 'speech_cue').text).toBe('Reservar la cita de las 10:30. ¿Quiere que continúe?');
+  });
+});

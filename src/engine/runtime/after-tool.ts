@@ -4,6 +4,7 @@
 
 import type { ToolDef } from '../language/flow.ts';
 import { confirmQuestion } from './gate.ts';
+import { kioskSentence } from './kiosk-sentences.ts';
 import { interpolate } from '../language/interpolate.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
@@ -23,10 +24,12 @@ export function afterTool(t: Turn, tool: ToolDef): void {
   t.emit({ type: 'speech_cue', text: tool.speechCue ? interpolate(tool.speechCue, t.shown) : stillNeeded(t), reason: 'tool_handled' });
 }
 
-/** "Thank you. Next: your email address." from the form fields still empty. */
+/** "Thank you. Next: your email address." from the form fields still empty, in the visit's language. */
 export function stillNeeded(t: Turn): string {
   const empty = (t.state?.ui?.fields ?? []).filter((f) => t.s.values[f.id] === undefined || t.s.values[f.id] === '');
-  if (empty.length === 0) return 'Thank you.';
-  const labels = empty.map((f) => interpolate(f.label, t.shown).replace(/[?:]\s*$/, '').toLowerCase());
-  return `Thank you. Next: ${labels.join(', ')}.`;
+  if (empty.length === 0) return kioskSentence('thanks', t.s.language);
+  // German nouns keep their capital ("Geburtsdatum"); other labels are said in lower case.
+  const german = t.s.language.toLowerCase().startsWith('de');
+  const labels = empty.map((f) => interpolate(f.label, t.shown).replace(/\s*[?:]\s*$/, '')).map((l) => (german ? l : l.toLowerCase()));
+  return kioskSentence('thanks_next', t.s.language, { fields: labels.join(', ') });
 }

@@ -2,6 +2,7 @@
 // by a tap on screen, or by the flow's own confirm/reject phrases.
 
 import { interpolate, displayValue, templateNames, valueOf, type Values } from '../language/interpolate.ts';
+import { andList, kioskSentence } from './kiosk-sentences.ts';
 import type { RejectReason } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
@@ -70,14 +71,14 @@ export function rejectVariables(t: Turn, vars: readonly string[]): { cleared: st
  * every value it names has been heard (else it would read "born ." with a blank), or else
  * "I heard … Is that right?" for what was heard. `values` are as the visitor sees them.
  */
-export function gateQuestionText(prompt: string | undefined, values: Values, pending: readonly string[]): string {
+export function gateQuestionText(prompt: string | undefined, values: Values, pending: readonly string[], language = 'en'): string {
   if (prompt && templateNames(prompt).every((n) => !isBlank(valueOf(values, n)))) return interpolate(prompt, values);
-  return `I heard ${pending.map((v) => displayValue(valueOf(values, v))).join(' and ')}. Is that right?`;
+  return kioskSentence('heard', language, { values: andList(pending.map((v) => displayValue(valueOf(values, v))), language) });
 }
 
 /** The confirmation question for the current pending values. */
 export function confirmQuestion(t: Turn): string {
-  return gateQuestionText(t.state?.gate?.prompt, t.shown, t.pendingVars());
+  return gateQuestionText(t.state?.gate?.prompt, t.shown, t.pendingVars(), t.s.language);
 }
 
 /** Lowercased, punctuation and extra spaces removed: how phrases are compared. */

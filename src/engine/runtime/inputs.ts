@@ -12,6 +12,7 @@ import { dict, own } from '../language/records.ts';
 import { isBlank } from '../language/values.ts';
 import { MAX_TEXT_CHARS } from '../language/limits.ts';
 import { isRefusal } from './yes-no.ts';
+import { kioskSentence } from './kiosk-sentences.ts';
 
 // ------------------------------------------------------------------ utterances
 
@@ -23,7 +24,7 @@ export function handleUtterance(t: Turn, raw: string): void {
     t.s.lastUtterance = '';
     if (!t.state) return;
     t.system(`[flow engine] The visitor's last answer had ${text.length} characters, more than the ${MAX_TEXT_CHARS} an answer may have; it was not used. Ask them to say it again more briefly.`);
-    t.emit({ type: 'speech_cue', text: 'That was more than I can take in at once. Please say it again in fewer words.', reason: 'too_long' });
+    t.emit({ type: 'speech_cue', text: kioskSentence('too_long', t.s.language), reason: 'too_long' });
     return;
   }
   t.s.lastUtterance = text;

@@ -7,6 +7,7 @@ import { languageName, primaryLanguage } from '../language/localize.ts';
 import { confirmQuestion, confirmVariables, rejectVariables } from './gate.ts';
 import { runHttp } from './action-effects.ts';
 import { afterTool } from './after-tool.ts';
+import { kioskSentence } from './kiosk-sentences.ts';
 import { displayValue, interpolate } from '../language/interpolate.ts';
 import type { RejectReason, ToolCallInput } from './messages.ts';
 import type { Turn } from './session.ts';
@@ -178,7 +179,7 @@ export function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unkno
   } else {
     t.system(`[flow engine] The visitor tapped to ${summary}. Nothing has happened yet; it waits for their yes (${CONFIRM_ACTION}).`);
   }
-  t.emit({ type: 'speech_cue', text: `${summary}. Shall I go ahead?`, reason: 'action_pending' });
+  t.emit({ type: 'speech_cue', text: kioskSentence('go_ahead', t.s.language, { summary }), reason: 'action_pending' });
 }
 
 /**
