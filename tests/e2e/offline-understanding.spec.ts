@@ -1,8 +1,10 @@
 // The built-in assistant understands what visitors really type into "Type your answer" on the
 // bundled flows (issue 8, point 3): negation, corrections in one breath, a "no" on a summary,
 // options by part of their label, times, names with particles and titles, capitals, what comes
-// after a "yes", dates said one way, and dates refused with a reason. Then Prepatu's wizard shapes
-// (point 4): a booking finished by touch alone, on both tablet orientations, and a farewell.
+// after a "yes", dates said one way, and dates refused with a reason. Then what a newcomer typed
+// (issue 21, point 7): commands and gibberish that are no name, words said before they are asked
+// for, typed dates in the visit's locale. Then Prepatu's wizard shapes (point 4): a booking
+// finished by touch alone, on both tablet orientations, and a farewell.
 
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -182,6 +184,44 @@ test.describe('dates', () => {
       await expect(input(page, 'Date of birth')).toHaveValue('');
     });
   }
+});
+
+test.describe('what a newcomer typed (issue 21, point 7)', () => {
+  test('"start over" at the name step says where Start over is, and 600 x\'s are not a name', async ({ page }) => {
+    await startVisit(page);
+    await answerTo(page, 'start over', "To start over, tap “Start over”. What's your first name?");
+    await expect(input(page, "What's your first name?")).toHaveValue('');
+    await answerTo(page, 'x'.repeat(600), "Sorry, I didn't catch that. What's your first name?");
+    await expect(input(page, "What's your first name?")).toHaveValue('');
+    await expect(fieldBlock(page, 'first_name')).not.toHaveAttribute('data-status', 'pending');
+  });
+
+  test('"I have chest pain" said first is kept, and said back when the visit reason is asked', async ({ page }) => {
+    await startVisit(page, { flow: 'clinic-checkin' });
+    await answerTo(page, 'I have chest pain', "Thank you, I'll keep that in mind. What's your full name?");
+    await say(page, "I'm Maria Garcia");
+    // A date of birth said while the name waits for its yes is taken, two-digit year and all.
+    await answerTo(page, '5th of march 84', 'I have Maria Garcia, born March 5, 1984. Is that right?');
+    await say(page, 'yes');
+    await expectStep(page, 'reason');
+    await expect(lastSaid(page)).toContainText('You told me earlier: “I have chest pain”.');
+  });
+
+  test('typed dates follow the visit\'s locale: 3/5/84 is March 5 in en-US', async ({ page }) => {
+    await startVisit(page, { flow: 'clinic-checkin' });
+    await say(page, "I'm Maria Garcia");
+    await answerTo(page, '3/5/84', 'I have Maria Garcia, born March 5, 1984. Is that right?');
+  });
+
+  test('in an en-GB visit 05/03/1984 is 5 March, and a date said while the name waits is kept for its step', async ({ page }) => {
+    await serveFlow(page, `${TEST_FLOWS}/reception.yaml`, readFileSync(new URL('../fixtures/languages/reception.yaml', import.meta.url), 'utf8'));
+    await startVisit(page, { flow: `${TEST_FLOWS}/reception.yaml` });
+    await answerTo(page, "I'm Maria Garcia", 'I heard Maria Garcia. Is that right?');
+    await answerTo(page, '05/03/1984', "Thank you, I'll keep that in mind. I heard Maria Garcia. Is that right?");
+    await say(page, 'yes');
+    await expectStep(page, 'contact');
+    await expect(agentLines(page).locator('.said')).toContainText(['Thanks. I have date of birth: 5 March 1984.', "What's your phone number?"]);
+  });
 });
 
 test.describe.configure({ timeout: 60_000 }); // many typed turns each, on a 2-core machine shared with other runs
