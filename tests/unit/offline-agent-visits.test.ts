@@ -150,3 +150,29 @@ describe('the visit’s language changes', () => {
     expect(loop.calls).toEqual([]);
   });
 });
+
+describe('a button named in the visit’s language', () => {
+  it('"Einchecken, bitte" proposes the check-in its button stands for', async () => {
+    const flow = `
+id: desk
+language: de-DE
+states:
+  summary:
+    ui:
+      artifact_type: card
+      title: Ihre Angaben
+      actions: [ { event: check_in, label: Einchecken, tool: check_in }, { event: edit, label: Angaben ändern } ]
+    agent: { prompt: "Frage, ob eingecheckt werden soll.", tools: [check_in] }
+    tools:
+      check_in: { description: Check in., confirm: true, summary: Einchecken, parameters: {} }
+    transitions: { on_tool_call: { check_in: __end__ }, on_ui_event: { edit: summary } }
+`;
+    const loop = await visit(undefined, flow);
+    await talk(loop, [
+      ['Einchecken, bitte', 'Einchecken. Soll ich fortfahren?'],
+      ['ja', ''],
+    ]);
+    expect(loop.calls.map((c) => c.name)).toEqual(['check_in', 'confirm_action']);
+    expect(loop.view.ended).toBe(true);
+  });
+});

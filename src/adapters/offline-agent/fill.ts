@@ -266,15 +266,23 @@ function plainTools(screen: Screen): ToolSpec[] {
   return flowTools(screen).filter((t) => parameterCount(t) === 0);
 }
 
-/** A tool without parameters named in what the visitor said ("restart booking", "finish"). */
+/**
+ * A tool without parameters named in what the visitor said: by its name ("restart booking",
+ * "finish"), or by the whole label of the button on screen that proposes it, in the visit's
+ * language ("Einchecken, bitte" for check_in).
+ */
 export function namedPlainTool(screen: Screen, utterance: string): PlannedCall | undefined {
   const said = new Set(normalizePhrase(utterance).split(' '));
-  const named = plainTools(screen).filter((t) => {
+  const plain = plainTools(screen);
+  const named = plain.filter((t) => {
     const words = nameWords(t);
     const verb = words[0] ?? '';
     return words.every((w) => said.has(w)) || (!GENERIC_VERBS.has(verb) && said.has(verb));
   });
-  return named.length === 1 ? { tool: named[0]!.function.name, args: {} } : undefined;
+  if (named.length === 1) return { tool: named[0]!.function.name, args: {} };
+  const buttons = (screen.artifact?.actions ?? []).flatMap((a) => (a.tool && plain.some((t) => t.function.name === a.tool) ? [{ value: a.tool, names: [], phrases: [a.label] }] : []));
+  const tapped = buttons.length > 0 ? hearChoice(utterance, buttons, screen.lang).chosen?.value : undefined;
+  return typeof tapped === 'string' && named.length === 0 ? { tool: tapped, args: {} } : undefined;
 }
 
 /** For a yes or a no: the one tool without parameters that means going on, or going back. */
