@@ -241,3 +241,13 @@ describe('asking for a language', () => {
     expect(askedLanguage(said, lang('en'))?.code).toBe(code);
   });
 });
+
+describe('long input', () => {
+  it('a German word that splits into number words many ways is read at once', () => {
+    // "achtzehn" is one number or "acht" and "zehn": a word of 120 of them ending in no number.
+    const word = `${'achtzehn'.repeat(120)}x`;
+    const started = performance.now();
+    expect(spokenToDigits(word, lang('de')).text).toBe(word);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});

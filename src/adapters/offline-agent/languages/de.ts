@@ -18,14 +18,18 @@ const PARTS = [...Object.keys(CARDINALS), ...Object.keys(MULTIPLIERS), 'und']
   .map((p) => p.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss'))
   .sort((a, b) => b.length - a.length);
 
-function split(word: string, from = 0): string[] | undefined {
-  if (from === word.length) return [];
-  for (const part of PARTS) {
-    if (!word.startsWith(part, from)) continue;
-    const rest = split(word, from + part.length);
-    if (rest) return [part, ...rest];
+/** The longest word looked at: the longest German number in words is about 70 letters. */
+const MAX_NUMBER_WORD = 100;
+
+/** The word as number words, or undefined; each place is tried once ("achtzehn" splits two ways). */
+function split(word: string): string[] | undefined {
+  if (word.length > MAX_NUMBER_WORD) return undefined;
+  const from = new Map<number, string[] | undefined>([[word.length, []]]);
+  for (let at = word.length - 1; at >= 0; at--) {
+    const part = PARTS.find((p) => word.startsWith(p, at) && from.get(at + p.length) !== undefined);
+    from.set(at, part === undefined ? undefined : [part, ...from.get(at + part.length)!]);
   }
-  return undefined;
+  return from.get(0);
 }
 
 /** First to nineteenth by their stems ("erst", "dritt", "siebt"); from twenty on, the number and "st". */
@@ -95,7 +99,7 @@ export const GERMAN: Language = {
     decimalComma: true,
     ordinal,
     ordinalMark: (n) => `${n}.`,
-    split: (word) => split(word),
+    split,
   },
   dates: {
     months: [
