@@ -176,3 +176,26 @@ states:
     expect(loop.view.ended).toBe(true);
   });
 });
+
+describe('a language the assistant does not speak', () => {
+  it('an Italian flow gets the assistant in English, reading English answers', async () => {
+    const flow = `
+id: italian
+language: it-IT
+variables: { first_name: { type: name } }
+states:
+  ask:
+    ui: { artifact_type: form, title: Benvenuto, fields: [ { id: first_name, type: text, label: Nome } ] }
+    agent: { prompt: Chiedi il nome., tools: [save_name] }
+    tools:
+      save_name: { parameters: { first_name: { type: name, required: true } } }
+    confirmation_gate: { variables: [first_name], on_confirm: __end__ }
+    transitions: { on_ui_event: { form_submit: __end__ } }
+`;
+    const loop = await visit(undefined, flow);
+    expect(loop.lastCaption).toBe("Benvenuto. What's your nome?");
+    await talk(loop, [["I'm Marco", 'I heard Marco. Is that right?']]);
+    await loop.say('yes');
+    expect(loop.view.ended).toBe(true);
+  });
+});

@@ -89,7 +89,7 @@ function moveOn(screen: Screen, convo: Conversation): PlannedCall | undefined {
  */
 function carriedOver(screen: Screen, convo: Conversation, afterRejection: boolean): FillPlan | undefined {
   if (convo.carried === undefined) return undefined;
-  const { answer, rest } = readAnswer(convo.carried, screen.tag);
+  const { answer, rest } = readAnswer(convo.carried, screen.lang.code);
   if (afterRejection) return planFill(screen, rest);
   if (answer !== null) return undefined;
   return planFill(screen, convo.carried, { bare: false, needs: 'choice' });
@@ -162,7 +162,7 @@ function namedVariable(screen: Screen, said: string, names: readonly string[]): 
  * date of birth is wrong") or gives anew ("no, it's 6 March"), else of them all.
  */
 function rejectCall(screen: Screen, said: string): PlannedCall | undefined {
-  const anew = Object.keys(planFill(screen, readAnswer(said, screen.tag).rest).heard).filter((v) => screen.pending.includes(v));
+  const anew = Object.keys(planFill(screen, readAnswer(said, screen.lang.code).rest).heard).filter((v) => screen.pending.includes(v));
   const only = namedVariable(screen, said, screen.pending) ?? (anew.length === 1 ? anew[0] : undefined) ?? (screen.pending.length === 1 ? screen.pending[0] : undefined);
   if (only !== undefined && offers(screen, `reject_${only}`)) return { tool: `reject_${only}`, args: {} };
   const whole = `reject_${screen.state}`;
@@ -205,7 +205,7 @@ function languageAsked(screen: Screen, said: string): TurnPlan | undefined {
 function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   const said = convo.utterance;
   const say = screen.lang.say;
-  const answer = readAnswer(said, screen.tag).answer;
+  const answer = readAnswer(said, screen.lang.code).answer;
   if (convo.notes.some((n) => ANSWERED_BY_ENGINE.test(n))) {
     return speak(answer === 'no' ? say.sorry : say.thankYou, nextQuestion(screen) ?? introduction(screen));
   }
