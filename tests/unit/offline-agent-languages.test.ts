@@ -13,6 +13,12 @@ import { bareName, extractName, type NamePart } from '../../src/adapters/offline
 import { spokenToDigits } from '../../src/adapters/offline-agent/numbers.ts';
 import { extractTime } from '../../src/adapters/offline-agent/times.ts';
 import { wantsChange, wantsStartOver } from '../../src/adapters/offline-agent/yes-no.ts';
+import { LANGUAGES } from '../../src/adapters/offline-agent/languages/index.ts';
+import { ar } from '../../src/ui/i18n/messages-ar.ts';
+import { de } from '../../src/ui/i18n/messages-de.ts';
+import { en } from '../../src/ui/i18n/messages-en.ts';
+import { es } from '../../src/ui/i18n/messages-es.ts';
+import { fr } from '../../src/ui/i18n/messages-fr.ts';
 
 const lang = languageFor;
 
@@ -200,6 +206,21 @@ describe('choices by their label in the visit’s language', () => {
     const heard = hearChoice(said, choices(language), lang(language));
     expect(heard.chosen?.value).toBe(chosen);
     expect(heard.declined.map((d) => d.value.value)).toEqual(declined);
+  });
+});
+
+describe('the words the assistant says', () => {
+  const catalogs: Readonly<Record<string, { bar: { startOver: string } }>> = { en, de, fr, es, ar };
+
+  it.each(LANGUAGES.map((l) => [l.code, l] as const))('%s names the Start over button as the screen does', (code, language) => {
+    expect(language.say.startOver).toContain(catalogs[code]!.bar.startOver);
+  });
+
+  it.each(LANGUAGES.filter((l) => l.code !== 'en').map((l) => [l.code, l] as const))('%s says nothing in English', (_, language) => {
+    const english = LANGUAGES.find((l) => l.code === 'en')!.say;
+    for (const [key, line] of Object.entries(language.say)) {
+      if (typeof line === 'string') expect(line, key).not.toBe((english as unknown as Record<string, unknown>)[key]);
+    }
   });
 });
 
