@@ -157,7 +157,7 @@ export interface Sayings {
   heard(values: readonly string[]): string;
   /** values read back by their labels: "I have first name: Alex, date of birth: March 5, 1984." */
   have(items: readonly (readonly [string, string])[]): string;
-  /** the question for a field by its label ("first name"); `count` when it asks how many of something */
+  /** the question for a field by its label as `label` writes it ("What's your first name?"; "How many guests?" for "number of guests") */
   ask(label: string): string;
   /** the choices one may say: "You can say red, green or blue." (the list already joined) */
   youCanSay(list: string): string;
