@@ -199,3 +199,26 @@ states:
     expect(loop.view.ended).toBe(true);
   });
 });
+
+describe('the last words', () => {
+  it('a closing step says goodbye by name in the visit’s language, as its prompt asks', async () => {
+    const flow = `
+id: farewell
+language: en-GB
+languages: [en-GB, fr-FR]
+variables: { first_name: { type: name } }
+states:
+  ask:
+    ui: { artifact_type: form, title: { en: Welcome, fr: Bienvenue }, fields: [ { id: first_name, type: text, label: { en: First name, fr: Prénom } } ] }
+    agent: { prompt: Ask the first name., tools: [save_name] }
+    tools:
+      save_name: { parameters: { first_name: { type: name, required: true } } }
+    transitions: { on_tool_call: { save_name: bye }, on_ui_event: { form_submit: bye } }
+  bye:
+    agent: { prompt: "Say goodbye to {first_name} warmly.", tools: [] }
+    transitions: {}
+`;
+    const loop = await visit('fr-FR', flow);
+    await talk(loop, [["je m'appelle Marie", 'Au revoir, Marie\u202f!']]);
+  });
+});

@@ -213,10 +213,13 @@ function spokenInstruction(instruction: string): string | undefined {
 /**
  * What to say on entering a step that ends the flow and shows nothing to read: the words its
  * prompt asks for, when it asks in one of the ways above ("Say goodbye to Alex warmly"), else a
- * plain goodbye. The state's own prompt is the system prompt's last paragraph.
+ * plain goodbye. The state's own prompt is the system prompt's last paragraph but for the engine's
+ * note on the visit's language.
  */
 export function farewell(screen: Screen): string {
-  const own = (screen.prompt ?? '').split(/\n\s*\n/).pop() ?? '';
+  // The engine's note on the visit's language, when there is one, comes after the state's own prompt.
+  const paragraphs = (screen.prompt ?? '').split(/\n\s*\n/).filter((p) => !/^The visitor speaks \S/.test(p.trim()));
+  const own = paragraphs.pop() ?? '';
   const instructions = own
     .split(/(?<=[.!?])\s+|\s+and\s+(?=(?:say|bid|wish|hope|thank)\b)/i)
     .map((i) => i.trim())
