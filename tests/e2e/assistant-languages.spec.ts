@@ -55,7 +55,7 @@ const VISITS: readonly TypedVisit[] = [
       ['nein, Anna Becker', 'Ich habe Anna Becker verstanden. Stimmt das?'],
       ['ja', 'Danke, Anna Becker. Wie lautet Ihr Geburtsdatum?'],
       ['am fünften März 1984', 'Wie lautet Ihre Telefonnummer?'],
-      ['null eins sieben sechs, eins zwei drei vier fünf sechs sieben', 'Danke. Ich habe notiert: Telefon: 01761234567. Wie viele Personen?'],
+      ['null eins sieben sechs, eins zwei drei vier fünf sechs sieben', 'Danke. Ich habe notiert: Telefon 01761234567. Wie viele Personen?'],
       ['zwei', 'Warum sind Sie heute hier? Bitte wählen Sie: Eine Kontrolle, Befunde abholen oder Etwas anderes.'],
     ],
     last: 'nicht die Kontrolle, die Befunde',

@@ -179,7 +179,7 @@ export const GERMAN: Language = {
     startOver: 'Um neu zu beginnen, tippen Sie auf „Neu beginnen“.',
     goAhead: (summary) => `${summary}. Soll ich fortfahren?`,
     heard: (values) => `Ich habe ${list('conjunction')(values)} verstanden. Stimmt das?`,
-    have: (items) => `Ich habe notiert: ${items.map(([l, v]) => `${l}: ${v}`).join(', ')}.`,
+    have: (items) => `Ich habe notiert: ${items.map(([l, v]) => `${l} ${v}`).join(', ')}.`,
     ask: (what) => {
       const count = /^Anzahl\s+(?:der|an)\s+(.+)$/i.exec(what)?.[1];
       return count === undefined ? `Wie lautet ${your(what)} ${what}?` : `Wie viele ${count}?`;

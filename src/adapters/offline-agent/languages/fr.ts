@@ -162,7 +162,7 @@ export const FRENCH: Language = {
     mentioned: (quote) => `Vous m’avez dit tout à l’heure${NB}: «${NB}${quote}${NB}».`,
     nowSpeaking: 'Très bien, continuons en français.',
     alreadySpeaking: 'Nous parlons déjà français.',
-    onlySpeak: (items) => `Désolé, ici je ne peux parler que ${items}.`,
+    onlySpeak: (items) => `Désolé, ici je peux seulement parler ${items}.`,
     label,
     phoneLabel: (text) => (/num[ée]ro/i.test(text) || !/^t[ée]l[ée]phone|^portable|^mobile/i.test(text) ? text : `numéro de ${text}`),
     orList: list('disjunction'),
