@@ -95,7 +95,8 @@ export class StepView {
       case 'action_result':
         if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
         if (m.status === 'done' || m.status === 'failed') this.actionRunning = null;
-        change.actionFailed = m.status === 'failed';
+        // A failure the flow has its own way on for (a 404 "no appointment") is said by its next step.
+        change.actionFailed = m.status === 'failed' && !m.handled;
         break;
       default:
         break;

@@ -21,11 +21,12 @@ test('clinic check-in: name and date of birth by typing, an appointment, check-i
 
   await expectStep(page, 'appointment');
   await page.getByRole('combobox', { name: 'Which doctor are you seeing?', exact: true }).selectOption('Dr. Lindqvist');
-  await input(page, 'What time is it?').fill('10:30');
+  await input(page, 'Appointment time').fill('10:30');
   await page.getByRole('button', { name: 'Continue' }).click();
 
-  await expectStep(page, 'summary');
+  await expectStep(page, 'appointment_summary');
   await expect(page.getByRole('main').getByText('Name: Maria Garcia')).toBeVisible();
+  await expect(page.getByRole('main').getByText('Appointment: Dr. Lindqvist at 10:30')).toBeVisible();
   await say(page, 'Please check me in');
   const pending = page.getByRole('region', { name: 'Please confirm' });
   await expect(pending).toContainText('Check in Maria Garcia');

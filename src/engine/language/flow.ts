@@ -105,6 +105,8 @@ export interface Branch {
   target: string;
   set: Readonly<Record<string, unknown>>;
   guard?: Guard;
+  /** in `on_action_failed` only: the HTTP statuses of the target's answer this branch is for */
+  status?: readonly number[];
   at: SourcePath;
 }
 
