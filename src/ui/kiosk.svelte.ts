@@ -14,7 +14,7 @@ import type { Diagnostic } from '../engine/language/diagnostics.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { dict } from '../engine/language/records.ts';
-import { shownValues } from '../engine/runtime/shown-values.ts';
+import { givenLines, type GivenLine } from '../engine/runtime/shown-values.ts';
 import type { UiEventInput } from '../engine/runtime/messages.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
@@ -51,7 +51,8 @@ export class Kiosk {
   diagnostics = $state<Diagnostic[]>([]);
   /** the language the kiosk shows and speaks: the visit's, and the flow's default between visits */
   language = $state('en');
-  endValues = $state<Record<string, unknown> | null>(null);
+  /** what the visitor gave, as the end screen lists it (labels and values in their words) */
+  endSummary = $state<GivenLine[]>([]);
   /** the visit in progress, from Start (or a reload that takes it up) until the wipe */
   visit = $state.raw<Visit | null>(null);
   readonly step: StepView;
@@ -225,7 +226,7 @@ export class Kiosk {
       tell: (event) => this.tell(event),
       inVisit: () => this.inVisit,
       ended: (variables, flow) => {
-        this.endValues = shownValues(flow.flow, flow.catalog, variables);
+        this.endSummary = givenLines(flow.flow, flow.catalog, variables);
       },
       languageChanged: (language) => {
         if (language === this.language) return;
@@ -359,7 +360,7 @@ export class Kiosk {
     // Each visit starts in the flow's default language again.
     if (this.loaded) this.showIn(this.loaded.flow.defaultLanguage);
     this.heldUntil = 0;
-    this.endValues = null;
+    this.endSummary = [];
     try {
       // Everything but the operator's device settings (the kiosk's setup, never a visitor's).
       clearVisitorStorage();

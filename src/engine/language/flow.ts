@@ -31,6 +31,8 @@ export interface VariableDecl {
   default?: unknown;
   enum?: readonly unknown[];
   persist: boolean;
+  /** how the kiosk names it to a visitor (the end screen, notices); given, it is listed at the end */
+  label?: string;
   at: SourcePath;
 }
 

@@ -285,6 +285,7 @@ const variable = obj(
     enum: arr(any(), 'the allowed values'),
     persist: ignored(bool(), 'this kiosk wipes every value after each visitor'),
     description: str('a note for authors'),
+    label: text('how the visitor reads its name: on the end screen\'s list of what they gave, and in notices. With a label it is listed even if no screen asks for it'),
   },
   'a declared variable',
 );
