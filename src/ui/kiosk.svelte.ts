@@ -134,9 +134,12 @@ export class Kiosk {
     return this.loaded?.flow.mode ?? 'kiosk';
   }
 
-  /** Something of the visitor's is on screen: a value, a word said or typed, an action to confirm. */
+  /**
+   * The visitor has given something this visit: a value on screen or on an earlier step (typed,
+   * tapped or said), a word said or typed, an action to confirm. "Start over" then asks first.
+   */
   get hasAnswers(): boolean {
-    return this.step.hasEntries || (this.visit?.visitorSpoke ?? false);
+    return this.step.hasEntries || (this.visit?.visitorSpoke ?? false) || (this.visit?.gaveValues ?? false);
   }
 
   // ------------------------------------------------------------------ the kiosk's life

@@ -170,6 +170,9 @@ test('by typing: the appointment is looked up, "check me in" and "yes" check the
   await page.getByRole('button', { name: 'Done' }).click();
   const told = page.getByRole('region', { name: 'What you told us' });
   await expect(told).toContainText('Dr. Lindqvist');
+  // The clinic's own id for the appointment is the flow's business, not the patient's.
+  await expect(told).not.toContainText('apt-1001');
+  await expect(told.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Reason for visit', 'Doctor', 'Appointment time', 'Queue number']);
   await expect(told).toContainText('10:30');
 });
 
