@@ -20,6 +20,7 @@ import {
   join,
   nextQuestion,
   paramQuestion,
+  READ_BACK_QUESTION,
   refusalLine,
 } from './replies.ts';
 import { fieldFor, flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
@@ -198,6 +199,11 @@ function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   if (refused) return speak(refusalLine(refused), fieldQuestionFor(screen, refused.param.name) ?? nextQuestion(screen));
   const missing = fill.missing[0];
   if (missing) return { ...speak(heardLine(screen, fill.heard), paramQuestion(screen, missing)), formValues: formValues(screen, fill.heard) };
+  // A plain "no" to "Is that all correct?" says something shown is wrong: ask what, never take it
+  // as "cancel" or "decline" (which may send the visitor away).
+  if (answer === 'no' && readAnswer(said).rest === '' && nextQuestion(screen)?.endsWith(READ_BACK_QUESTION)) {
+    return speak('All right.', changeHint(screen) ?? 'What would you like to change?');
+  }
   const plain = intent === null ? undefined : answeredPlainTool(screen, intent);
   if (plain) return call(plain);
   const back = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;
