@@ -49,6 +49,8 @@ export class Kiosk {
   /** the version of a flow from an address, as the kiosk's server keeps it (its actions name it) */
   private version: string | undefined;
   diagnostics = $state<Diagnostic[]>([]);
+  /** the flow file could not be had at all (its address silent, or no such flow), rather than had errors */
+  unloaded = $state<'unreachable' | 'not_found' | null>(null);
   /** the language the kiosk shows and speaks: the visit's, and the flow's default between visits */
   language = $state('en');
   /** what the visitor gave, as the end screen lists it (labels and values in their words) */
@@ -158,6 +160,7 @@ export class Kiosk {
     this.source = result.source;
     this.version = result.version;
     this.diagnostics = result.diagnostics;
+    this.unloaded = result.unloaded ?? null;
     if (!result.loaded) return this.tell({ type: 'flow.invalid' });
     this.loaded = result.loaded;
     this.showIn(result.loaded.flow.defaultLanguage);
