@@ -1,11 +1,12 @@
 // What a newcomer tripped over (issue 21), held in Chromium on `npm start` with nothing
 // configured: "Start over" asks first whenever the visitor has given something, on any step of
 // the visit and after a reload; the end screens list what the visitor gave under labels a person
-// would write, with values as entered or chosen and no internal id; and the built-in assistant's
-// question on visitor sign-in's site rules asks for agreement.
+// would write, with values as entered or chosen and no internal id; the built-in assistant's
+// question on visitor sign-in's site rules asks for agreement; and the voice light is red in a
+// browser with no voice at all.
 
 import { expect, test, type Page } from '@playwright/test';
-import { agentLines, expectStep, input, kiosk, say, startVisit } from './support/kiosk.ts';
+import { agentLines, expectStep, input, kiosk, openKiosk, say, startVisit } from './support/kiosk.ts';
 
 /** The "Start over?" question. */
 const question = (page: Page) => page.getByRole('alertdialog', { name: 'Start over?' });
@@ -113,4 +114,14 @@ test('visitor sign-in: the assistant asks for agreement to the site rules; a no 
   await box.press('Enter');
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
   await expect(page.getByRole('heading', { name: 'Please see reception' })).toBeVisible();
+});
+
+test('the voice light is red where the browser has no voice at all: the kiosk speaks in captions only', async ({ page }) => {
+  await openKiosk(page);
+  // Chromium's headless shell has speech synthesis and no voice (the unit tests hold the amber case).
+  const voices = await page.evaluate(() => (globalThis as unknown as { speechSynthesis: { getVoices(): unknown[] } }).speechSynthesis.getVoices().length);
+  expect(voices, 'this browser has voices of its own').toBe(0);
+  const light = page.getByRole('complementary', { name: 'Kiosk status' }).locator('[data-light="speech"]');
+  await expect(light).toHaveAttribute('data-state', 'red');
+  await expect(light).toContainText('Voice: none; captions only (red).');
 });
