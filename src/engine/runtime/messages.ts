@@ -316,7 +316,7 @@ export type EngineInput =
   | ActionDoneInput
   | FatalErrorInput;
 
-/** Arbitration rank of simultaneous inputs: lower wins (SPEC 3). */
+/** Arbitration rank of simultaneous inputs: lower wins (docs/vfdl.md, "How a step runs"). */
 export function inputPriority(input: EngineInput): number {
   switch (input.type) {
     case 'ui_event':
