@@ -82,19 +82,43 @@ async function clinicSummary(): Promise<VoiceKiosk> {
   return kiosk;
 }
 
-async function operator(): Promise<VoiceKiosk> {
+/** A flow file with errors: the screen staff see instead of the idle screen. */
+async function brokenFlowScreen(): Promise<VoiceKiosk> {
   const kiosk = await typedKiosk({});
   const { page } = kiosk;
   const file = '/flows/my-flow.yaml';
   await serveFlow(page, file, brokenFlow('multiple-errors', file).yaml);
   await page.goto(`/?flow=${file}`);
   await reach(page, 'data-phase', 'invalid');
+  await shoot(page, 'broken-flow');
+  return kiosk;
+}
+
+/** The operator panel: the corner held, the PIN typed, a service tested. */
+async function operatorPanel(): Promise<VoiceKiosk> {
+  const pin = '482913';
+  const kiosk = await openVoiceKiosk({ fixture: 'noise', services: { llm: true, stt: false, tts: true }, env: { OPERATOR_PIN: pin }, query: { flow: 'clinic-checkin' } });
+  const { page } = kiosk;
+  await reach(page, 'data-phase', 'idle');
+  const corner = await page.getByRole('button', { name: 'Staff: hold for 3 seconds to open the operator panel' }).boundingBox();
+  if (!corner) throw new Error('the operator corner is not on screen');
+  await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
+  await page.mouse.down();
+  await page.getByLabel('PIN', { exact: true }).waitFor({ timeout: 20_000 });
+  await page.mouse.up();
+  await page.getByLabel('PIN', { exact: true }).fill(pin);
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  await page.getByRole('button', { name: 'Test model' }).click();
+  await page.locator('[data-service="llm"] .check-result[data-ok="true"]').waitFor();
+  // The panel from its top: its heading and the first settings.
+  await page.getByRole('dialog', { name: 'Operator panel' }).evaluate((panel) => panel.scrollTo(0, 0));
+  await page.getByRole('heading', { name: 'Operator panel' }).focus();
   await shoot(page, 'operator');
   return kiosk;
 }
 
 mkdirSync(outDir, { recursive: true });
-for (const scene of [onboarding, clinicSummary, operator]) {
+for (const scene of [onboarding, clinicSummary, brokenFlowScreen, operatorPanel]) {
   const kiosk = await scene();
   await kiosk.close();
 }

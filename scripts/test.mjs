@@ -10,7 +10,8 @@
 //   2. The voice tests: real speech played into Chromium in real time, alone on the machine but
 //      for the light checks at the lowest priority (the size check: no source file over 400 lines
 //      and no function over 80 in src/, server/ and bin/; the import rules of
-//      .dependency-cruiser.cjs; the flow checks and conversation tests). A busy machine starves
+//      .dependency-cruiser.cjs; the README's check: its links resolve and the npm scripts it
+//      names exist; the flow checks and conversation tests). A busy machine starves
 //      the browser's audio threads, and a voice cut short is a test failing for nothing.
 //   3. The touch tests (Chromium, waiting on the kiosk's own signals, which a busy machine only
 //      slows down) beside the unit and property tests at a milder priority.
@@ -71,7 +72,7 @@ async function quietLane(title, scripts, nice) {
 // The type checks beside the build, before anything runs in real time: both are short when they
 // have the machine, and the lanes after them are long.
 const [buildFailed, typesFailed] = await Promise.all([lane(['build:quiet']), quietLane('type checks', ['typecheck'])]);
-const lightFailed = quietLane('size check, import rules, flow checks', ['check:sizes', 'check:imports', 'test:flows'], NICE_BESIDE_VOICE);
+const lightFailed = quietLane('size check, import rules, README check, flow checks', ['check:sizes', 'check:imports', 'check:readme', 'test:flows'], NICE_BESIDE_VOICE);
 const voiceFailed = buildFailed ?? (await lane(['test:voice']));
 const unitFailed = quietLane('unit tests', ['test:unit'], NICE_BESIDE_TOUCH);
 const touchFailed = buildFailed ? null : await lane(['test:touch']);

@@ -32,12 +32,13 @@ export interface RefusedCall {
  */
 export function prepareCall(request: ActionRequest, config: ActionsConfig): PreparedCall | RefusedCall {
   const allowed = new Set([...config.allowedOrigins, ...Object.values(config.origins ?? {})]);
+  // `{origin:NAME}` at the start of the url is the origin the operator named ACTION_ORIGIN_NAME:
+  // looked at first, so that a refusal names the very setting this url needs.
+  const named = namedOrigin(request.url, config.origins ?? {});
+  if (!named.ok) return named;
   if (allowed.size === 0) {
     return refuse('refused_host', 'No action may run: this kiosk\'s server allows no origin. Set ACTIONS_ALLOWED_ORIGINS to the origins actions may call, e.g. https://clinic.example.');
   }
-  // `{origin:NAME}` at the start of the url is the origin the operator named ACTION_ORIGIN_NAME.
-  const named = namedOrigin(request.url, config.origins ?? {});
-  if (!named.ok) return named;
   // The url as written decides the origin; a secret may fill in its path or query, never its host.
   const written = checkUrl(named.url, allowed);
   if (!written.ok) return written;

@@ -103,7 +103,8 @@ async function post(actions: Actions, req: IncomingMessage, res: ServerResponse)
   if (!('call' in prepared)) {
     const answer: ActionAnswer = { action_id: request.actionId, ok: false, error: prepared.error, message: actions.scrubber.text(prepared.message) };
     await performed(request.flowId, 'failed').catch(memoryFailed);
-    say(`[actions] ${where} ${prepared.origin ?? '-'} ${describe(answer)}, not sent ${Date.now() - started}ms id=${request.actionId}`);
+    // The refusal's own words name the setting to change (ACTION_ORIGIN_CLINIC, a secret's name), never a value.
+    say(`[actions] ${where} ${prepared.origin ?? '-'} ${describe(answer)}, not sent ${Date.now() - started}ms id=${request.actionId}: ${answer.message}`);
     return sendJson(res, 200, answer);
   }
   const { call, built } = prepared;

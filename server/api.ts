@@ -8,13 +8,12 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createActionsRoute, type ActionsOptions } from './actions.ts';
 import { Analytics, receiveEvent } from './analytics.ts';
 import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
 import { forward } from './forward.ts';
-import { FlowLibrary } from './flow-library.ts';
+import { BUNDLED_FLOWS, FlowLibrary } from './flow-library.ts';
 import { createFlowsRoute } from './flows-route.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
 import { prepareChat, prepareSpeech, prepareTranscription, type Prepared } from './proxy-requests.ts';
@@ -25,9 +24,6 @@ import { guardRoute } from './route-guard.ts';
 import { sendStatus } from './status.ts';
 import type { SttRealtimeOptions } from './stt-realtime.ts';
 import type { Memory } from './storage/memory.ts';
-
-/** The flows bundled with the kiosk, wherever the server is started from. */
-const BUNDLED_FLOWS = fileURLToPath(new URL('../flows', import.meta.url));
 
 /** A connect-style handler: Vite's dev server and the kiosk's own server both mount it. */
 export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;

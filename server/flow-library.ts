@@ -6,8 +6,19 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Flow } from '../src/engine/language/flow.ts';
 import { loadFlow } from '../src/engine/language/load-flow.ts';
+
+/** The folder of the flows bundled with the kiosk, wherever the server is started from. */
+export const BUNDLED_FLOWS = fileURLToPath(new URL('../flows', import.meta.url));
+
+/** The `{origin:NAME}` names a flow's HTTP effects start their urls with (ACTION_ORIGIN_NAME on the server), sorted. */
+export function originNames(flow: Flow): string[] {
+  const tools = [...Object.values(flow.tools), ...Object.values(flow.states).flatMap((s) => Object.values(s.tools))];
+  const names = tools.flatMap((t) => /^\{origin:([A-Z0-9_]+)\}/.exec(t.http?.url ?? '')?.[1] ?? []);
+  return [...new Set(names)].sort();
+}
 
 /** One version of a flow from an address, as kept. */
 export interface KeptFlow {
@@ -62,6 +73,13 @@ export class FlowLibrary {
     if (bundled) return bundled;
     const kept = name.version === undefined ? undefined : this.versions.get(name.version);
     return kept && kept.source === name.source ? kept.flow : undefined;
+  }
+
+  /** Each `{origin:NAME}` the bundled flows call, with the sources of the flows that call it. */
+  bundledOrigins(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const [source, flow] of this.bundled) for (const name of originNames(flow)) out.set(name, [...(out.get(name) ?? []), source]);
+    return out;
   }
 
   /** The newest version kept of the flow at `source`. */

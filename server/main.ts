@@ -6,7 +6,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './app.ts';
-import { ConfigError, loadConfig, type KioskConfig, type SttMode } from './config.ts';
+import { describeServices, missingOrigins } from './banner.ts';
+import { ConfigError, loadConfig, type KioskConfig } from './config.ts';
+import { BUNDLED_FLOWS, FlowLibrary } from './flow-library.ts';
 import { describeFailure } from './route-guard.ts';
 import { MemoryError } from './storage/database.ts';
 import { openMemory, type Memory } from './storage/memory.ts';
@@ -15,34 +17,6 @@ import { readMemorySettings, type MemorySettings } from './storage/settings.ts';
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
-}
-
-function describeServices(config: KioskConfig): string[] {
-  const line = (label: string, model: string | undefined, fallback: string) =>
-    `  ${label.padEnd(15)} ${model ?? `not configured: ${fallback}`}`;
-  const voices = config.tts?.voices ?? [];
-  return [
-    line('host names', config.allowedHosts.length ? `${config.allowedHosts.join(', ')}, IP addresses and localhost` : undefined, 'IP addresses and localhost only (set ALLOWED_HOSTS)'),
-    line('language model', config.llm ? `${config.llm.model}, at most ${config.llm.maxTokens} tokens an answer` : undefined, 'the built-in offline assistant'),
-    line('speech to text', config.stt ? `${config.stt.model}, ${describeSttMode(config.stt.mode)}` : undefined, "the browser's speech recognition where it has one, else touch and typing"),
-    line('text to speech', config.tts ? `${config.tts.model}, voice ${config.tts.voice}${voices.length > 1 ? ` (or ${voices.slice(1).join(', ')})` : ''}` : undefined, "the browser's speech synthesis"),
-    line('actions', describeActions(config), 'every action is refused (set ACTIONS_ALLOWED_ORIGINS)'),
-    line('operator panel', config.operatorPin ? 'opened with the PIN (OPERATOR_PIN)' : undefined, 'none (set OPERATOR_PIN)'),
-    line('analytics', config.analyticsUrl ? `counted, and sent to ${new URL(config.analyticsUrl).origin}` : undefined, 'counted on /api/status only'),
-  ];
-}
-
-/** How the turns reach speech recognition (STT_MODE). */
-function describeSttMode(mode: SttMode | undefined): string {
-  return mode === 'realtime' ? 'streamed while the visitor speaks (STT_MODE=realtime), a recording per turn when that fails' : 'a recording per turn (STT_MODE=upload)';
-}
-
-/** The allowed origins and the names (never the values) of the action secrets. */
-function describeActions(config: KioskConfig): string | undefined {
-  const { allowedOrigins, secrets } = config.actions;
-  if (allowedOrigins.length === 0) return undefined;
-  const names = Object.keys(secrets);
-  return `may call ${allowedOrigins.join(', ')}; secrets: ${names.length ? names.join(', ') : 'none'}`;
 }
 
 /**
@@ -95,9 +69,10 @@ async function main(): Promise<void> {
 
   keepServing();
   console.log(`voice-kiosk at ${server.url}`);
-  for (const line of describeServices(config)) console.log(line);
+  const bundledOrigins = new FlowLibrary(BUNDLED_FLOWS, null).bundledOrigins();
+  for (const line of describeServices(config, bundledOrigins)) console.log(line);
   console.log(`  ${'memory'.padEnd(15)} ${memory.where} (action ids, the PIN lock, outcome counts)`);
-  for (const warning of config.warnings) console.warn(`warning: ${warning}`);
+  for (const warning of [...config.warnings, ...missingOrigins(config, bundledOrigins)]) console.warn(`warning: ${warning}`);
 
   let closing = false;
   const stop = () => {

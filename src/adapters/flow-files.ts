@@ -25,9 +25,10 @@ export function bundledFlowNames(): string[] {
   return Object.keys(bundled).sort();
 }
 
-function failure(source: string, message: string): FlowLoad {
+/** A flow file that could not be had at all, and why (`transient`: its address did not answer). */
+function failure(source: string, message: string, transient = false): FlowLoad {
   const d: Diagnostic = { file: source, line: 1, col: 1, severity: 'error', code: 'not-a-flow', message };
-  return { source, diagnostics: [d] };
+  return { source, diagnostics: [d], unloaded: transient ? 'unreachable' : 'not_found' };
 }
 
 /** How long a flow URL may take to answer before the operator is told (`?flow_timeout_seconds=`). */
@@ -114,7 +115,7 @@ export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch,
   }
   const copy = fetched.transient ? await copies?.find(requested) : null;
   const fromCopy = copy ? loadFlow(copy.text, requested) : null;
-  if (!copy || !fromCopy?.loaded) return failure(requested, fetched.failed);
+  if (!copy || !fromCopy?.loaded) return failure(requested, fetched.failed, fetched.transient);
   const note = fromCopyNote(requested, fetched.failed.replace(/^could not load the flow: /, ''), copy.savedAt);
   return { source: requested, ...fromCopy, ...(copy.version ? { version: copy.version } : {}), diagnostics: [note, ...fromCopy.diagnostics] };
 }

@@ -1,5 +1,5 @@
-// Conversation test scripts (SPEC 8): reading and checking the YAML, with the line of every step
-// so a failed expectation can say where it was written. Every key is checked: a script with an
+// Conversation test scripts (docs/vfdl.md, "Conversation tests"): reading and checking the YAML,
+// with the line of every step so a failed expectation can say where it was written. Every key is checked: a script with an
 // unknown key, a value of the wrong kind or a name its flow does not have is invalid. This file
 // reads the top level (flow, name, answers) and checks the names; read-steps.ts reads the steps.
 

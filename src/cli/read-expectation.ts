@@ -41,7 +41,7 @@ const MESSAGE_FIELDS: { [T in EngineMessageType]: Record<keyof MessageOf<T>, tru
   llm_turn: { type: true, epoch: true, reason: true },
   action_pending: { type: true, action_id: true, tool: true, summary: true, args: true, expires_at: true, replaces: true },
   action_run: { type: true, action_id: true, tool: true, state: true, values: true, method: true, url: true, body: true, headers: true, timeout_seconds: true },
-  action_result: { type: true, action_id: true, tool: true, status: true, detail: true },
+  action_result: { type: true, action_id: true, tool: true, status: true, detail: true, http_status: true, handled: true },
   system_message: { type: true, text: true },
   analytics: { type: true, event: true, state: true, data: true },
   flow_end: { type: true, flow_id: true, last_state: true, mode: true, variables: true, reason: true },

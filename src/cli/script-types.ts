@@ -1,5 +1,5 @@
-// The shape of a conversation test script (SPEC 8) once read: its steps, expectations and canned
-// answers, each with the line it was written on, and the context the readers report problems through.
+// The shape of a conversation test script (docs/vfdl.md, "Conversation tests") once read: its
+// steps, expectations and canned answers, each with the line it was written on, and the context the readers report problems through.
 
 import type { Document } from 'yaml';
 import type { DiagnosticCode } from '../engine/language/diagnostics.ts';

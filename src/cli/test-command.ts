@@ -46,7 +46,7 @@ export function runTests(paths: readonly string[], io: Io): number {
 function cannedDone(actionId: string, answer: CannedAnswer): ActionDoneInput {
   if ('timeout' in answer) return { type: 'action_done', action_id: actionId, ok: false, error: 'timeout: the service did not answer in time' };
   if (answer.status >= 200 && answer.status < 300) return { type: 'action_done', action_id: actionId, ok: true, data: answer.body ?? null };
-  return { type: 'action_done', action_id: actionId, ok: false, error: `http: the service answered ${answer.status}` };
+  return { type: 'action_done', action_id: actionId, ok: false, error: `http: the service answered ${answer.status}`, status: answer.status };
 }
 
 /** Runs one script: its flow loaded and its names checked, then its steps played against the engine. */

@@ -20,8 +20,11 @@ export interface FlowRef {
   flow_version?: string;
 }
 
-/** How an action ended. `error` is for the model and the log; the visitor never sees it. */
-export type ActionOutcome = { ok: true; data: unknown } | { ok: false; error: string };
+/**
+ * How an action ended. `error` is for the model and the log; the visitor never sees it. `status`:
+ * the HTTP status the target answered a failure with (a flow may have its own way on for it).
+ */
+export type ActionOutcome = { ok: true; data: unknown } | { ok: false; error: string; status?: number };
 
 /** What is known of an action whose answer the page never got (after a reload). */
 export type ActionLookup = ActionOutcome | { running: true };

@@ -9,6 +9,13 @@ export interface FlowLoad extends LoadResult {
   source: string;
   /** a flow from an address: the version the kiosk's server keeps of it (its actions name it) */
   version?: string;
+  /**
+   * The file itself could not be had (nothing is wrong with its text, so `vfdl check` cannot
+   * help): `unreachable`, its address did not answer (a time-out, no network, a server error: it
+   * may work later); `not_found`, there is no such flow (no bundled flow of that name, no file at
+   * the address, an origin the server does not allow, a web page in its place).
+   */
+  unloaded?: 'unreachable' | 'not_found';
 }
 
 export interface FlowSource {

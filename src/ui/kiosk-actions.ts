@@ -138,7 +138,11 @@ export class KioskActions {
 
   private settle(actionId: string, outcome: ActionOutcome): void {
     if (this.stopped || !this.sent.delete(actionId)) return;
-    this.answer(outcome.ok ? { type: 'action_done', action_id: actionId, ok: true, data: outcome.data } : { type: 'action_done', action_id: actionId, ok: false, error: outcome.error });
+    this.answer(
+      outcome.ok
+        ? { type: 'action_done', action_id: actionId, ok: true, data: outcome.data }
+        : { type: 'action_done', action_id: actionId, ok: false, error: outcome.error, ...(outcome.status !== undefined ? { status: outcome.status } : {}) },
+    );
   }
 
   private count(tool: string, outcome: ActionOutcomeName): void {

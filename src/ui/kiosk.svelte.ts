@@ -14,7 +14,7 @@ import type { Diagnostic } from '../engine/language/diagnostics.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { dict } from '../engine/language/records.ts';
-import { shownValues } from '../engine/runtime/shown-values.ts';
+import { givenLines, type GivenLine } from '../engine/runtime/shown-values.ts';
 import type { UiEventInput } from '../engine/runtime/messages.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
@@ -49,9 +49,12 @@ export class Kiosk {
   /** the version of a flow from an address, as the kiosk's server keeps it (its actions name it) */
   private version: string | undefined;
   diagnostics = $state<Diagnostic[]>([]);
+  /** the flow file could not be had at all (its address silent, or no such flow), rather than had errors */
+  unloaded = $state<'unreachable' | 'not_found' | null>(null);
   /** the language the kiosk shows and speaks: the visit's, and the flow's default between visits */
   language = $state('en');
-  endValues = $state<Record<string, unknown> | null>(null);
+  /** what the visitor gave, as the end screen lists it (labels and values in their words) */
+  endSummary = $state<GivenLine[]>([]);
   /** the visit in progress, from Start (or a reload that takes it up) until the wipe */
   visit = $state.raw<Visit | null>(null);
   readonly step: StepView;
@@ -133,9 +136,12 @@ export class Kiosk {
     return this.loaded?.flow.mode ?? 'kiosk';
   }
 
-  /** Something of the visitor's is on screen: a value, a word said or typed, an action to confirm. */
+  /**
+   * The visitor has given something this visit: a value on screen or on an earlier step (typed,
+   * tapped or said), a word said or typed, an action to confirm. "Start over" then asks first.
+   */
   get hasAnswers(): boolean {
-    return this.step.hasEntries || (this.visit?.visitorSpoke ?? false);
+    return this.step.hasEntries || (this.visit?.visitorSpoke ?? false) || (this.visit?.gaveValues ?? false);
   }
 
   // ------------------------------------------------------------------ the kiosk's life
@@ -154,6 +160,7 @@ export class Kiosk {
     this.source = result.source;
     this.version = result.version;
     this.diagnostics = result.diagnostics;
+    this.unloaded = result.unloaded ?? null;
     if (!result.loaded) return this.tell({ type: 'flow.invalid' });
     this.loaded = result.loaded;
     this.showIn(result.loaded.flow.defaultLanguage);
@@ -225,7 +232,7 @@ export class Kiosk {
       tell: (event) => this.tell(event),
       inVisit: () => this.inVisit,
       ended: (variables, flow) => {
-        this.endValues = shownValues(flow.flow, flow.catalog, variables);
+        this.endSummary = givenLines(flow.flow, flow.catalog, variables);
       },
       languageChanged: (language) => {
         if (language === this.language) return;
@@ -359,7 +366,7 @@ export class Kiosk {
     // Each visit starts in the flow's default language again.
     if (this.loaded) this.showIn(this.loaded.flow.defaultLanguage);
     this.heldUntil = 0;
-    this.endValues = null;
+    this.endSummary = [];
     try {
       // Everything but the operator's device settings (the kiosk's setup, never a visitor's).
       clearVisitorStorage();

@@ -6,6 +6,7 @@
 import { words, type Said, type Words } from './i18n/words.ts';
 import { checkSetting, effectiveSearch, readDeviceSettings, SETTING_NAMES, writeDeviceSettings, type DeviceSettings, type SettingName } from './device-settings.ts';
 import { operatorStatus, lockedWords, unlockOperator, type OperatorStatus, type UnlockAnswer } from './operator-access.ts';
+import { addressProblems, type AddressProblem } from './kiosk-settings.ts';
 import type { ServiceCheck } from './services.svelte.ts';
 import type { FlowSource } from '../ports/flow-source.ts';
 
@@ -26,6 +27,8 @@ export interface PanelHooks {
   unlock(pin: string): Promise<UnlockAnswer>;
   /** the test of one service; null when the server has none */
   check(service: ServiceName): Promise<ServiceCheck | null>;
+  /** the kiosk's server has this service set up (only those get a Test button) */
+  configured(service: ServiceName): boolean;
   /** applies saved settings (the page reloads) */
   apply(): void;
   /** the page's address query, whose settings win over the kept ones */
@@ -63,11 +66,24 @@ export class OperatorPanel {
   readonly fromAddress: SettingName[];
   /** where the kiosk's flows come from (the bundled ones' names, the default's) */
   readonly flows: FlowSource;
+  /** the page address's settings the kiosk cannot use (left at their defaults) */
+  private readonly unusable: readonly AddressProblem[];
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly hooks: PanelHooks) {
     this.fromAddress = effectiveSearch(hooks.address, {}).fromAddress;
     this.flows = hooks.flows;
+    this.unusable = addressProblems(hooks.address);
+  }
+
+  /** The kiosk's server has `service` set up, so it can be tested. */
+  configured(service: ServiceName): boolean {
+    return this.hooks.configured(service);
+  }
+
+  /** Why the page address's value of `name` is not used, or null when it is (or the address does not set it). */
+  addressProblem(name: SettingName): Words | null {
+    return this.unusable.find((p) => p.setting === name)?.words ?? null;
   }
 
   /** The corner was held long enough: asks the server whether there is a panel to open. */
@@ -227,11 +243,12 @@ function emptyDraft(): Record<SettingName, string> {
 }
 
 /** The hooks of the real page: its server, its services, its flows, a reload. */
-export function pageHooks(check: PanelHooks['check'], flows: FlowSource): PanelHooks {
+export function pageHooks(check: PanelHooks['check'], configured: PanelHooks['configured'], flows: FlowSource): PanelHooks {
   return {
     status: () => operatorStatus(),
     unlock: (pin) => unlockOperator(pin),
     check,
+    configured,
     apply: () => location.reload(),
     address: location.search,
     flows,

@@ -28,7 +28,8 @@ export interface LightInputs {
   /** the kiosk's server answered for its configuration (null: not asked yet) */
   reachable: boolean | null;
   config: ServiceConfig;
-  /** the browser has its own speech recognition, and its own voice */
+  /** the browser has its own speech recognition, and its own voice (at least one: a browser with
+   *  speech synthesis and no voices speaks in captions only) */
   browserRecognition: boolean;
   browserVoice: boolean;
   micPermission: MicPermission;

@@ -4,7 +4,8 @@
 
 import { words, type Said } from './i18n/words.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
-import { resolveTool, type Field } from '../engine/language/flow.ts';
+import { resolveTool } from '../engine/language/flow.ts';
+import { variableLabel } from '../engine/runtime/shown-values.ts';
 import { displayValue } from '../engine/language/interpolate.ts';
 import { copy, dict, own } from '../engine/language/records.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage } from '../engine/runtime/messages.ts';
@@ -95,7 +96,8 @@ export class StepView {
       case 'action_result':
         if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
         if (m.status === 'done' || m.status === 'failed') this.actionRunning = null;
-        change.actionFailed = m.status === 'failed';
+        // A failure the flow has its own way on for (a 404 "no appointment") is said by its next step.
+        change.actionFailed = m.status === 'failed' && !m.handled;
         break;
       default:
         break;
@@ -152,18 +154,11 @@ export class StepView {
     this.actionRunning = null;
   }
 
-  /**
-   * A variable in the visitor's words, for the end screen: the label of the field that asks for it
-   * without a leading "Your" ("Date of birth"), or the variable's own words when that label is a
-   * question ("What's your first name?" → "First name") or no field asks for it.
-   */
+  /** A variable in the visitor's words (shown-values.ts, variableLabel): the flow's label for it, or its field's. */
   fieldLabel(variable: string): string {
-    let label: string | undefined;
-    for (const s of Object.values(this.flow()?.flow.states ?? {})) {
-      label ??= s.ui?.fields.find((x: Field) => x.id === variable)?.label.trim();
-    }
-    const text = label === undefined || label.endsWith('?') ? variable.replace(/_/g, ' ') : label.replace(/:$/, '').replace(/^your\s+/i, '');
-    return text.charAt(0).toUpperCase() + text.slice(1);
+    const loaded = this.flow();
+    if (!loaded) return variable.replace(/_/g, ' ');
+    return variableLabel(loaded.flow, variable);
   }
 
   /**

@@ -8,6 +8,7 @@ import { kioskSentence } from '../engine/runtime/kiosk-sentences.ts';
 import { words } from './i18n/words.ts';
 import type { FlowEngine } from '../engine/runtime/engine.ts';
 import { ERROR } from '../engine/language/flow.ts';
+import { isBlank } from '../engine/language/values.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import type { ActionDoneInput, EngineMessage, UiEventInput } from '../engine/runtime/messages.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -69,6 +70,8 @@ export class Visit {
   private keeping = false;
   /** clock time of the visitor's last sign of activity */
   private lastActivity = 0;
+  /** the variables holding something the visitor gave (typed, tapped, said, or an answer to their action) */
+  private readonly given = new Set<string>();
 
   /** `actionNonce`: the visit's part of its action ids, kept from before a reload (a new visit gets a new one). */
   constructor(
@@ -117,6 +120,11 @@ export class Visit {
     this.conversation.resume(messages, kept.conversation);
     this.place.step.restoreTyped(kept.fields);
     this.lastActivity = kept.lastActivity;
+    // What was given before the reload: every value but the flow's own defaults.
+    const { variables } = this.engine.loaded.flow;
+    for (const [name, value] of Object.entries(this.engine.view.values)) {
+      if (!isBlank(value) && !(Object.hasOwn(variables, name) && variables[name]!.default === value)) this.given.add(name);
+    }
     this.keeping = true;
     this.keep();
     this.beginVoice();
@@ -175,6 +183,11 @@ export class Visit {
   /** Something of the visitor's was said or typed. */
   get visitorSpoke(): boolean {
     return this.captions.some((c) => c.who === 'visitor');
+  }
+
+  /** The visit holds something the visitor gave, on this step or an earlier one (the flow's own defaults and hooks aside). */
+  get gaveValues(): boolean {
+    return this.given.size > 0;
   }
 
   /** Keeps the visit as it stands now, for a reload or a crash. */
@@ -267,6 +280,10 @@ export class Visit {
       this.screenShows();
     }
     for (const m of messages) {
+      if (m.type === 'flow_variable' && m.source !== 'hook') {
+        if (m.status === 'cleared' || isBlank(m.value)) this.given.delete(m.name);
+        else this.given.add(m.name);
+      }
       const change = step.apply(m);
       if (change.screenChanged) this.place.tell({ type: 'screen.changed' });
       failed ||= change.actionFailed;

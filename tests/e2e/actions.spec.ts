@@ -71,6 +71,46 @@ async function toSummary(page: Page): Promise<void> {
   await expectStep(page, 'summary');
 }
 
+test('a patient the clinic has no appointment for (its 404) hears and reads so, gives the doctor and time, and goes on', async ({ browser }) => {
+  const { page, clinic } = await setUp(browser);
+  await start(page, 'clinic-checkin');
+  await input(page, 'Full name').fill('Ada Lovelace');
+  await input(page, 'Date of birth').fill('1990-12-10');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'reason');
+  await page.getByRole('button', { name: /^Appointment/ }).click();
+  await expectStep(page, 'appointment');
+  await page.getByRole('button', { name: 'Find my appointment' }).click();
+
+  await expectStep(page, 'no_appointment');
+  expect(clinic.lookups).toEqual([{ name: 'Ada Lovelace', dob: '1990-12-10', found: false }]);
+  await expect(page.getByRole('heading', { name: 'We could not find an appointment for you today' })).toBeVisible();
+  await expect(agentLines(page).last()).toContainText('We could not find an appointment for you today');
+  // An answer the flow expected, not a failure: no "did not go through".
+  await expect(page.getByRole('main')).not.toContainText('did not go through');
+  await expect(page.getByRole('button', { name: 'Ask at the front desk' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Which doctor are you seeing?', exact: true }).selectOption('Dr. Okafor');
+  await input(page, 'Appointment time').fill('9:15');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'appointment_summary');
+  await expect(page.getByRole('main')).toContainText('Appointment: Dr. Okafor at 9:15');
+});
+
+test('without ACTION_ORIGIN_CLINIC, "Find my appointment" fails plainly and sends the patient to the front desk', async ({ browser }) => {
+  const { page, clinic } = await setUp(browser, { ACTION_ORIGIN_CLINIC: '', ACTION_SECRET_CLINIC_TOKEN: '', ACTION_SECRET_CLINIC_TOKEN_ORIGINS: '' });
+  await start(page, 'clinic-checkin');
+  await input(page, 'Full name').fill('Maria Garcia');
+  await input(page, 'Date of birth').fill('1984-03-05');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: /^Appointment/ }).click();
+  await expectStep(page, 'appointment');
+  await page.getByRole('button', { name: 'Find my appointment' }).click();
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
+  await expect(page.getByRole('heading', { name: 'Please see the front desk' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('Sorry, that did not go through. Nothing was done.');
+  expect(clinic.requests).toEqual([]);
+});
+
 test('by touch: "Check me in", then a double tap on Yes, checks the patient in exactly once', async ({ browser }) => {
   const { page, clinic, counts } = await setUp(browser);
   await toSummary(page);
@@ -116,8 +156,10 @@ test('by typing: the appointment is looked up, "check me in" and "yes" check the
   await page.getByRole('button', { name: /^Appointment/ }).click();
   await expectStep(page, 'appointment');
   await page.getByRole('button', { name: 'Find my appointment' }).click();
-  await expectStep(page, 'summary');
+  await expectStep(page, 'appointment_summary');
   expect(clinic.lookups).toEqual([{ name: 'Maria Garcia', dob: '1984-03-05', found: true }]);
+  // The doctor and the time the clinic has are there to check before checking in.
+  await expect(page.getByRole('main')).toContainText('Appointment: Dr. Lindqvist at 10:30');
 
   await say(page, 'Please check me in');
   await expect(pendingCard(page)).toContainText('Check in Maria Garcia for: Appointment');
@@ -128,6 +170,9 @@ test('by typing: the appointment is looked up, "check me in" and "yes" check the
   await page.getByRole('button', { name: 'Done' }).click();
   const told = page.getByRole('region', { name: 'What you told us' });
   await expect(told).toContainText('Dr. Lindqvist');
+  // The clinic's own id for the appointment is the flow's business, not the patient's.
+  await expect(told).not.toContainText('apt-1001');
+  await expect(told.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Reason for visit', 'Doctor', 'Appointment time', 'Queue number']);
   await expect(told).toContainText('10:30');
 });
 

@@ -21,11 +21,12 @@ test('clinic check-in: name and date of birth by typing, an appointment, check-i
 
   await expectStep(page, 'appointment');
   await page.getByRole('combobox', { name: 'Which doctor are you seeing?', exact: true }).selectOption('Dr. Lindqvist');
-  await input(page, 'What time is it?').fill('10:30');
+  await input(page, 'Appointment time').fill('10:30');
   await page.getByRole('button', { name: 'Continue' }).click();
 
-  await expectStep(page, 'summary');
+  await expectStep(page, 'appointment_summary');
   await expect(page.getByRole('main').getByText('Name: Maria Garcia')).toBeVisible();
+  await expect(page.getByRole('main').getByText('Appointment: Dr. Lindqvist at 10:30')).toBeVisible();
   await say(page, 'Please check me in');
   const pending = page.getByRole('region', { name: 'Please confirm' });
   await expect(pending).toContainText('Check in Maria Garcia');
@@ -39,7 +40,7 @@ test('clinic check-in: name and date of birth by typing, an appointment, check-i
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
   const summary = page.getByRole('region', { name: 'What you told us' });
   // The queue number is the local clinic service's answer to the check-in.
-  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason', 'Doctor', 'Appointment time', 'Queue number']);
+  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Reason for visit', 'Doctor', 'Appointment time', 'Queue number']);
   await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 15, 1990', 'Appointment', 'Dr. Lindqvist', '10:30', /^\d+$/]);
 });
 
@@ -68,6 +69,7 @@ test('visitor sign-in: name and email by typing, confirmed by voice, host and ru
 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
   const summary = page.getByRole('region', { name: 'What you told us' });
-  await expect(summary.locator('dt')).toHaveText(['Name', 'Email address', 'Host', 'Rules accepted']);
+  // Labels a person would write; visiting_first_name (the name heard before the host was chosen) is not shown.
+  await expect(summary.locator('dt')).toHaveText(['Name', 'Email address', 'Visiting', 'Agreed to the site rules']);
   await expect(summary.locator('dd')).toHaveText(['Sam Lee', 'sam.lee@example.com', 'Tom Becker', 'Yes']);
 });

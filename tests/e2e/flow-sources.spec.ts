@@ -1,7 +1,8 @@
 // Flows from elsewhere, through the kiosk's own server (a server of the test's own here, with
 // FLOW_ALLOWED_ORIGINS set): a flow on an allowed site loads with no CORS header, one on any
 // other site is refused with the setting named, an address that never answers times out with a
-// message, and a flow without a title shows its id in words.
+// message (and no "run vfdl check"), a name that is no bundled flow says so, and a flow without a
+// title shows its id in words.
 
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startServer } from '../../server/app.ts';
@@ -56,6 +57,17 @@ test('a flow address that never answers gives up with a message instead of "Gett
   await expect(page.getByText('Getting ready…')).toBeVisible();
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'invalid');
   await expect(page.locator('.diagnostics')).toContainText(`${silent.origin} did not answer within 1 s`);
+  // Nothing is wrong with a file that never came: staff are sent to the address and the network, not to vfdl check.
+  await expect(page.locator('.lead')).toHaveText(`The flow ${silent.url} could not be loaded: its address did not answer in time or could not be reached. Check the address and the network, then reload this page.`);
+});
+
+test('a plain name that is no bundled flow says so, and lists the bundled ones', async ({ page }) => {
+  await page.goto('/?flow=nope');
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'invalid');
+  await expect(page.locator('.lead')).toHaveText('The flow nope could not be loaded. Check its name or address (the problem is below), then reload this page.');
+  await expect(page.locator('.diagnostics')).toHaveText(
+    'nope:1:1: error: could not load the flow: there is no bundled flow named "nope" (the bundled flows: clinic-checkin, onboarding, visitor-signin); give one of them, or the address of a flow file [not-a-flow]',
+  );
 });
 
 test('a flow without a title shows its id in words on the idle screen', async ({ page }) => {

@@ -21,7 +21,7 @@ test('onboarding by touch only: type the name, Continue, tap a colour, see the a
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
   const summary = page.getByRole('region', { name: 'What you told us' });
   await expect(summary.locator('dd')).toHaveText(['Marguerite', 'green']);
-  await expect(summary.locator('dt')).toHaveText(['First name', 'Color']);
+  await expect(summary.locator('dt')).toHaveText(['First name', 'Colour']);
   // Nothing was said: the whole visit was done with the hands.
   await expect(visitorLines(page)).toHaveCount(0);
 });

@@ -165,6 +165,41 @@ test('the corner and the panel work from the keyboard', async ({ page }) => {
   await expect(panel(page)).toHaveCount(0);
 });
 
+test('with nothing configured: settings in the address it cannot use are said to staff, and no service gets a Test button', async ({ page }) => {
+  const base = await kioskWithPin();
+  const warnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning') warnings.push(m.text());
+  });
+  await page.goto(`${base}/?idle_seconds=abc&mic_sensitivity=loud`);
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+  const idleNotes = page.locator('.operator-note');
+  await expect(idleNotes).toHaveText([
+    'For staff: idle_seconds=abc in the page address is not a number of seconds, so the kiosk uses 120 seconds.',
+    'For staff: mic_sensitivity=loud in the page address is not low, normal or high, so the microphone stays at normal.',
+  ]);
+  expect(warnings.filter((w) => w.includes('which cannot be used'))).toEqual([
+    'kiosk: the page address sets idle_seconds=abc, which cannot be used; the default stays',
+    'kiosk: the page address sets mic_sensitivity=loud, which cannot be used; the default stays',
+  ]);
+
+  await unlock(page);
+  // Beside each setting: the address's value is not used (instead of "the address wins").
+  await expect(page.locator('#address-idle_seconds')).toHaveText('For staff: idle_seconds=abc in the page address is not a number of seconds, so the kiosk uses 120 seconds.');
+  await expect(page.getByLabel('Idle time', { exact: true })).toHaveAccessibleDescription(/is not a number of seconds, so the kiosk uses 120 seconds/);
+  await expect(page.locator('#address-mic_sensitivity')).toContainText('mic_sensitivity=loud in the page address is not low, normal or high');
+  // The flow's help says what the panel accepts.
+  await expect(page.locator('#hint-flow')).toHaveText(
+    'A bundled flow (clinic-checkin, onboarding, visitor-signin), the address of a flow file (http:// or https://, on a site the server allows), or a path on this server starting with /. Blank: onboarding.',
+  );
+  await expect(panel(page).getByRole('button', { name: /^Test / })).toHaveCount(0);
+  await expect(page.locator('[data-service] .check-result')).toHaveText([
+    'Speech recognition is not set up on the kiosk’s server (STT_BASE_URL): the browser’s own is used where it has one, else visitors tap or type.',
+    'No model is set up on the kiosk’s server (LLM_BASE_URL): the built-in assistant answers.',
+    'No voice service is set up on the kiosk’s server (TTS_BASE_URL): the browser’s own voice speaks, or there are captions only.',
+  ]);
+});
+
 test('the service tests report a working and a failing service, and one that is not configured', async () => {
   voice = await openVoiceKiosk({ fixture: null, services: { llm: true, stt: false, tts: true }, env: { OPERATOR_PIN: PIN } });
   const { page, fakes } = voice;
@@ -182,8 +217,9 @@ test('the service tests report a working and a failing service, and one that is 
   await expect(result('tts')).toHaveText(/^Not working: the service answered 500 /);
   await expect(result('tts')).toHaveAttribute('data-ok', 'false');
 
-  await page.getByRole('button', { name: 'Test speech recognition' }).click();
-  await expect(result('stt')).toHaveText('Not configured on the kiosk’s server.');
+  // A service the server does not have gets no Test button: what stands in, and the setting.
+  await expect(page.getByRole('button', { name: 'Test speech recognition' })).toHaveCount(0);
+  await expect(result('stt')).toHaveText('Speech recognition is not set up on the kiosk’s server (STT_BASE_URL): the browser’s own is used where it has one, else visitors tap or type.');
 
   fakes.tts.fail('ok');
   await page.getByRole('button', { name: 'Test voice' }).click();

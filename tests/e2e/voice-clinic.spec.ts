@@ -136,7 +136,7 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   await page.clock.runFor(3_000);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
   const summary = page.getByRole('region', { name: 'What you told us' });
-  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Visit reason', 'Queue number']);
+  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Reason for visit', 'Queue number']);
   await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 5, 1984', 'Prescription collection', '1']);
   expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Garcia', dob: '1984-03-05', reason: 'prescription' })]);
   await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));

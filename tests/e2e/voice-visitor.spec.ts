@@ -112,7 +112,7 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
     return Object.fromEntries(names.map((n, i) => [n, values[i]]));
   };
   await expect(summary).toBeVisible();
-  expect(await told()).toMatchObject({ Name: 'Sam Lee', 'Email address': 'sam@example.com', Host: 'Tom Becker', 'Rules accepted': 'Yes' });
+  expect(await told()).toMatchObject({ Name: 'Sam Lee', 'Email address': 'sam@example.com', Visiting: 'Tom Becker', 'Agreed to the site rules': 'Yes' });
   await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
 
   // Streamed recognition (STT_MODE=realtime, with the early start): every word came by the stream,

@@ -227,6 +227,8 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
     tool: str,
     status: oneOf<ActionResultMessage['status']>({ done: true, failed: true, rejected: true, expired: true, cancelled: true, edited: true, replaced: true }),
     detail: str,
+    http_status: optional(int),
+    handled: optional((v, path) => (v === true ? [] : [`${path}: expected true`])),
   }),
   system_message: message('system_message', { text: str }),
   analytics: message('analytics', { event: str, state: str, data: optional(recordOf(json)) }),

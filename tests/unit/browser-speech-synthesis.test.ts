@@ -1,8 +1,9 @@
 // The browser speech adapter against a scripted speechSynthesis: the voice for a language, start
-// and end, abort, a browser with no voices, and error events.
+// and end, abort, a browser with no voices, and error events; and the watch of whether it has any
+// voice (the operator's voice light: none at all is captions only).
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BrowserSpeech, browserSpeechAvailable, chooseVoice, type VoiceLike } from '../../src/adapters/browser/speech-synthesis.ts';
+import { BrowserSpeech, browserSpeechAvailable, chooseVoice, watchBrowserVoices, type VoiceLike } from '../../src/adapters/browser/speech-synthesis.ts';
 import { ServiceError } from '../../src/ports/service-error.ts';
 
 class ScriptedUtterance {
@@ -73,6 +74,26 @@ async function play(speech: BrowserSpeech, text: string, language = 'en-GB', sig
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+});
+
+describe('watchBrowserVoices', () => {
+  it('says at once whether there is a voice, again when the list changes, and stops when told', () => {
+    const synth = install([]);
+    const told: boolean[] = [];
+    const stop = watchBrowserVoices((has) => told.push(has));
+    expect(told).toEqual([false]);
+    synth.loadVoices(VOICES);
+    expect(told).toEqual([false, true]);
+    stop();
+    synth.loadVoices([]);
+    expect(told).toEqual([false, true]);
+  });
+
+  it('says no voice where the browser has no speech synthesis at all', () => {
+    const told: boolean[] = [];
+    watchBrowserVoices((has) => told.push(has), null);
+    expect(told).toEqual([false]);
+  });
 });
 
 describe('chooseVoice', () => {

@@ -58,7 +58,7 @@ describe('checkSetting', () => {
   });
 
   it.each([
-    ['flow', 'clinic', 'A flow is one of clinic-checkin, onboarding, visitor-signin, or an address starting with https://'],
+    ['flow', 'clinic', 'A flow is one of clinic-checkin, onboarding, visitor-signin, an address starting with http:// or https://, or a path on this server starting with /.'],
     ['flow', 'ftp://x', 'A flow is one of'],
     ['language', 'english please', 'A language is a tag such as en, en-GB or fr-CA.'],
     ['voice', 'a voice', 'A voice is a name the speech service knows'],

@@ -114,6 +114,45 @@ describe('on_action_done and on_action_failed', () => {
     expect(h.engine.view.state).toBe('front_desk');
   });
 
+  describe('a branch for an answer\'s status', () => {
+    const BY_STATUS = FLOW.replace(
+      'on_action_failed: { check_in: front_desk }',
+      'on_action_failed:\n        check_in:\n          - { status: 404, target: booked, set: { slot: unknown } }\n          - { status: [409, 410], target: checked_in, guard: { all: [ { variable: slot, operator: eq, value: "11:00" } ] } }\n          - front_desk',
+    );
+    const failWith = (status: number | undefined) => {
+      const h = startFlow(BY_STATUS);
+      h.ui('check_in');
+      const run = only(h.ui('confirm_action'), 'action_run');
+      const out = h.send({ type: 'action_done', action_id: run.action_id, ok: false, error: `http: ${status ?? 'no answer'}`, ...(status === undefined ? {} : { status }) });
+      return { h, out };
+    };
+
+    it('is taken for that status, as an answer the flow expected: no "did not go through", the LLM told what it was', () => {
+      const { h, out } = failWith(404);
+      expect(only(out, 'action_result')).toEqual({ type: 'action_result', action_id: expect.any(String), tool: 'check_in', status: 'failed', detail: 'http: 404', http_status: 404, handled: true });
+      expect(ofType(out, 'speech_cue')).toEqual([]);
+      expect(ofType(out, 'system_message').some((m) => m.text.includes('answered with status 404'))).toBe(true);
+      expect(h.engine.view.state).toBe('booked');
+      expect(h.engine.view.values['slot']).toBe('unknown');
+    });
+
+    it('is passed over for another status, or when its guard does not hold, and for a failure with no answer at all', () => {
+      for (const status of [500, 409, undefined]) {
+        const { h, out } = failWith(status);
+        expect(only(out, 'action_result')).not.toHaveProperty('handled');
+        expect(only(out, 'speech_cue')).toMatchObject({ reason: 'action_failed' });
+        expect(h.engine.view.state).toBe('front_desk');
+      }
+    });
+
+    it('vfdl check: status is for on_action_failed only, and an HTTP status of 300 to 599', () => {
+      const misplaced = loadFlow(FLOW.replace('on_tool_call: { check_in: checked_in, book: booked }', 'on_tool_call: { check_in: checked_in, book: { target: booked, status: 404 } }'));
+      expect(misplaced.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`)).toEqual(['bad-value: status is for on_action_failed only: the HTTP status of an answer that did not go through']);
+      const success = loadFlow(BY_STATUS.replace('status: 404', 'status: 200'));
+      expect(success.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`)).toEqual(['bad-value: 200 is below the minimum of 300']);
+    });
+  });
+
   it('vfdl check: they must name a tool with an http effect that this state offers or shows', () => {
     const bad = loadFlow(FLOW.replace('on_action_failed: { check_in: front_desk }', 'on_action_failed: { book: front_desk, chek_in: nowhere }'));
     const messages = bad.diagnostics.map((d) => `${d.code}: ${d.message}`);

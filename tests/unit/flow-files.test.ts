@@ -77,6 +77,7 @@ describe('bundled flows', () => {
     expect(r.diagnostics[0]?.message).toBe(
       'could not load the flow: there is no bundled flow named "nope" (the bundled flows: clinic-checkin, onboarding, visitor-signin); give one of them, or the address of a flow file',
     );
+    expect(r.unloaded).toBe('not_found');
   });
 });
 
@@ -133,11 +134,16 @@ describe('a flow at an address, through the kiosk\'s server', () => {
     host.files.set('/moved.yaml', (_req, res) => res.writeHead(301, { location: 'https://evil.example/x.yaml' }).end());
     host.files.set('/slow.yaml', () => {});
     const { server } = await kioskServer([host.origin]);
-    const message = async (path: string, extra = '') => (await loadFlowFor(`?flow=${host.origin}${path}${extra}`, pageFetch(server), null)).diagnostics[0]?.message;
+    const load = (path: string, extra = '') => loadFlowFor(`?flow=${host.origin}${path}${extra}`, pageFetch(server), null);
+    const message = async (path: string, extra = '') => (await load(path, extra)).diagnostics[0]?.message;
     expect(await message('/gone.yaml')).toBe(`could not load the flow: ${host.origin} answered 404 Not Found`);
     expect(await message('/page.yaml')).toBe('could not load the flow: the address gave a web page, not a flow file (is the path right?)');
     expect(await message('/moved.yaml')).toMatch(/answered 301, a redirect, which is never followed/);
-    expect(await message('/slow.yaml', '&flow_timeout_seconds=1')).toBe(`could not load the flow: ${host.origin} did not answer within 1 s`);
+    const slow = await load('/slow.yaml', '&flow_timeout_seconds=1');
+    expect(slow.diagnostics[0]?.message).toBe(`could not load the flow: ${host.origin} did not answer within 1 s`);
+    // The operator screen tells no one to run vfdl check on a file it never got.
+    expect(slow.unloaded).toBe('unreachable');
+    expect((await load('/gone.yaml')).unloaded).toBe('not_found');
     expect(host.hits.filter((h) => h.includes('evil'))).toEqual([]);
   });
 });

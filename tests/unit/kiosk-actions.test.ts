@@ -145,6 +145,9 @@ describe('the page hands actions to the kiosk server', () => {
     await answered;
     expect(down.engine.view.state).toBe('front_desk');
     expect(down.log.filter((m) => m.type === 'speech_cue').at(-1)).toMatchObject({ reason: 'action_failed', text: 'Sorry, that did not go through. Nothing was done.' });
+    // The clinic's status reaches the engine (a flow may have its own way on for it); a refusal has none.
+    expect(down.log.find((m) => m.type === 'action_result' && m.status === 'failed')).toMatchObject({ http_status: 500 });
+    expect(elsewhere.log.find((m) => m.type === 'action_result' && m.status === 'failed')).not.toHaveProperty('http_status');
     expect(service.checkIns).toHaveLength(0);
   });
 

@@ -223,11 +223,14 @@ describe('options by part of their label, inside a sentence', () => {
     }
   });
 
-  it.each(['Dr Lindqvist', 'doctor lindqvist', 'Lindqvist please'])('the appointment step takes %j as Dr. Lindqvist', async (said) => {
+  it.each(['Dr Lindqvist', 'doctor lindqvist', 'Lindqvist please'])('the appointment step takes %j as Dr. Lindqvist, and asks the time', async (said) => {
     const loop = await clinicAppointment();
     const heard = await after(loop, said);
-    expect(heard.calls).toEqual(['save_appointment {"doctor":"Dr. Lindqvist"}']);
-    expect(loop.view.state).toBe('summary');
+    expect(heard.calls).toEqual([]);
+    expect(heard.said).toMatch(/^Thanks\. I have doctor: Dr\. Lindqvist\. .*appointment time/i);
+    const time = await after(loop, '10:30');
+    expect(time.calls).toEqual(['save_appointment {"appointment_time":"10:30","doctor":"Dr. Lindqvist"}']);
+    expect(loop.view.state).toBe('appointment_summary');
   });
 
   it('takes the doctor and the time from one sentence', async () => {
@@ -252,7 +255,7 @@ describe('options by part of their label, inside a sentence', () => {
     await after(loop, "I'm Maria Garcia, born 5 March 1984", 'yes');
     const heard = await after(loop, 'I have an appointment with Dr Lindqvist at 10:30');
     expect(heard.calls).toEqual(['save_reason {"visit_reason":"appointment"}', 'save_appointment {"appointment_time":"10:30","doctor":"Dr. Lindqvist"}']);
-    expect(loop.view.state).toBe('summary');
+    expect(loop.view.state).toBe('appointment_summary');
   });
 });
 

@@ -1,9 +1,12 @@
 // `{origin:NAME}`: a flow's url may start with the origin the operator set as ACTION_ORIGIN_NAME,
 // so one flow file works against a local service and a real one; the origin is allowed, nothing
-// else about the checks changes, and a reference anywhere but the start is refused.
+// else about the checks changes, and a reference anywhere but the start is refused. An origin not set
+// is named, by its setting, in the answer, the log line and the server's start banner.
 
 import { describe, expect, it } from 'vitest';
+import { describeServices, missingOrigins } from '../../server/banner.ts';
 import { ConfigError, readConfig } from '../../server/config.ts';
+import { BUNDLED_FLOWS, FlowLibrary } from '../../server/flow-library.ts';
 import { startClinicService } from '../servers/clinic-service.ts';
 import { useServerHarness } from '../support/server-harness.ts';
 
@@ -37,5 +40,35 @@ describe('ACTION_ORIGIN_<NAME>', () => {
     expect(await send(`${service.url}/x{origin:CLINIC}`)).toMatchObject({ ok: false, error: 'refused_host', message: expect.stringContaining('may only start the url') });
     expect(await send('{origin:CLINIC}@evil.example/appointments')).toMatchObject({ ok: false, error: 'refused_host' });
     expect(service.requests).toHaveLength(1);
+  });
+
+  it('names ACTION_ORIGIN_<NAME> when no origin is set at all, in the answer and in the log line', async () => {
+    const kiosk = await harness.startKiosk({});
+    const request = harness.toolAsk('o-none', { method: 'GET', url: '{origin:CLINIC}/appointments?name={full_name}' });
+    const response = await fetch(`${kiosk}/api/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    expect(await response.json()).toMatchObject({ ok: false, error: 'refused_host', message: expect.stringContaining('set ACTION_ORIGIN_CLINIC') });
+    const line = harness.logs.find((l) => l.includes(String(request['action_id'])));
+    expect(line).toMatch(/ failed refused_host, not sent \d+ms id=\S+: This kiosk's server has no origin CLINIC: set ACTION_ORIGIN_CLINIC to the service's origin/);
+  });
+});
+
+describe('the start banner', () => {
+  const clinic = new Map([['CLINIC', ['flows/clinic-checkin.yaml']]]);
+
+  it('names ACTION_ORIGIN_CLINIC, the setting the bundled clinic flow needs, when no action may run', () => {
+    const line = describeServices(readConfig({}), clinic).find((l) => l.trim().startsWith('actions'));
+    expect(line).toBe('  actions         not configured: every action is refused (set ACTION_ORIGIN_CLINIC for clinic-checkin; ACTIONS_ALLOWED_ORIGINS for flows that name their origins in full)');
+    expect(missingOrigins(readConfig({}), clinic)).toEqual([]);
+  });
+
+  it('reads the bundled flows for their {origin:NAME}s', () => {
+    expect(new FlowLibrary(BUNDLED_FLOWS, null).bundledOrigins()).toEqual(clinic);
+  });
+
+  it('warns of a bundled flow whose origin is not set while other actions may run', () => {
+    const config = readConfig({ ACTIONS_ALLOWED_ORIGINS: 'https://other.example' });
+    expect(describeServices(config, clinic).find((l) => l.trim().startsWith('actions'))).toBe('  actions         may call https://other.example; secrets: none');
+    expect(missingOrigins(config, clinic)).toEqual(["flows/clinic-checkin.yaml calls {origin:CLINIC}, which is not set: its actions fail until ACTION_ORIGIN_CLINIC is set to the service's origin."]);
+    expect(missingOrigins(readConfig({ ACTION_ORIGIN_CLINIC: 'http://127.0.0.1:5055' }), clinic)).toEqual([]);
   });
 });

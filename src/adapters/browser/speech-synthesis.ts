@@ -43,6 +43,25 @@ export function browserSpeechAvailable(): boolean {
   return synthesisApi() !== null;
 }
 
+/** The part of speechSynthesis the voice watch reads. */
+export type VoiceList = Pick<SynthesisLike, 'getVoices' | 'addEventListener' | 'removeEventListener'>;
+
+/**
+ * Tells `changed` whether the browser has any voice to speak with, now and whenever its list
+ * changes (Chrome fills it in after the page loads; a headless browser has none, and the kiosk
+ * then speaks in captions only). Returns a function that stops watching.
+ */
+export function watchBrowserVoices(changed: (has: boolean) => void, synth: VoiceList | null = synthesisApi()?.synth ?? null): () => void {
+  if (!synth) {
+    changed(false);
+    return () => undefined;
+  }
+  const tell = () => changed(synth.getVoices().length > 0);
+  tell();
+  synth.addEventListener('voiceschanged', tell);
+  return () => synth.removeEventListener('voiceschanged', tell);
+}
+
 export interface BrowserSpeechOptions {
   /**
    * How long a clip may wait for its first sound (voices loading included) before it fails with

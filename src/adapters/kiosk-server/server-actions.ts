@@ -18,6 +18,8 @@ interface Answer {
   error?: unknown;
   message?: unknown;
   state?: unknown;
+  /** the target's HTTP status, when it answered */
+  status?: unknown;
 }
 
 async function readAnswer(response: Response): Promise<Answer | null> {
@@ -33,7 +35,12 @@ async function readAnswer(response: Response): Promise<Answer | null> {
 function failure(answer: Answer | null, fallback: string): ActionOutcome {
   const code = typeof answer?.error === 'string' ? answer.error : null;
   const message = typeof answer?.message === 'string' ? answer.message : null;
-  return { ok: false, error: code && message ? `${code}: ${message}` : (message ?? code ?? fallback) };
+  const status = answer?.status;
+  return {
+    ok: false,
+    error: code && message ? `${code}: ${message}` : (message ?? code ?? fallback),
+    ...(typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599 ? { status } : {}),
+  };
 }
 
 /**

@@ -235,6 +235,11 @@ function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   if (refused) return speak(refusalLine(screen, refused), fieldQuestionFor(screen, refused.param.name) ?? nextQuestion(screen));
   const missing = fill.missing[0];
   if (missing) return { ...speak(heardLine(screen, fill.heard), paramQuestion(screen, missing)), formValues: formValues(screen, fill.heard) };
+  // A plain "no" to "Is that all correct?" says something shown is wrong: ask what, never take it
+  // as "cancel" or "decline" (which may send the visitor away).
+  if (answer === 'no' && readAnswer(said, screen.lang.code).rest === '' && nextQuestion(screen)?.endsWith(say.allCorrect)) {
+    return speak(say.allRight, changeHint(screen) ?? say.whatToChange);
+  }
   const plain = intent === null ? undefined : answeredPlainTool(screen, intent);
   if (plain) return call(plain);
   const back = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;

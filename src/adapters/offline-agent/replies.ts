@@ -165,9 +165,13 @@ function firstOpenParam(screen: Screen): ParamInfo | undefined {
   return undefined;
 }
 
+/** A step whose way on is to agree (accept_rules, agree_terms) asks for consent, not whether it is correct. */
+const CONSENT = /^(?:accept|agree|approve|consent)(?:_|$)/;
+
 /**
  * What to ask now: a pending action, the gate's question, the first empty field, the options,
- * a voice-only parameter, or, with everything filled and a tool to go on, a read-back.
+ * a voice-only parameter, or, with everything filled and a tool to go on, a read-back (or, where
+ * going on means agreeing, "Do you agree?", to which a "no" is a no).
  */
 export function nextQuestion(screen: Screen): string | undefined {
   if (screen.pendingAction !== undefined) return actionQuestion(screen, screen.pendingAction);
@@ -181,7 +185,8 @@ export function nextQuestion(screen: Screen): string | undefined {
   if (param) return paramQuestion(screen, param);
   // Everything is in: read it back (a card shows it already) when a tool is there to go on.
   const back = readBack(screen);
-  if ((back !== undefined || screen.artifact?.type === 'card') && answeredPlainTool(screen, 'yes')) return join(back, screen.lang.say.allCorrect);
+  const goOn = answeredPlainTool(screen, 'yes');
+  if ((back !== undefined || screen.artifact?.type === 'card') && goOn) return join(back, CONSENT.test(goOn.tool) ? screen.lang.say.agree : screen.lang.say.allCorrect);
   return undefined;
 }
 

@@ -63,7 +63,7 @@ function checkActionOutcomes(c: SemanticContext, s: StateDef, offered: ReadonlyS
       r.error('bad-value', path, `"${tool}" has no http effect, so its action can neither be done nor fail later; on_tool_call says where it leads`, true);
     }
     c.checkBranches(outcomes.done ?? []);
-    c.checkBranches(outcomes.failed ?? []);
+    c.checkBranches(outcomes.failed ?? [], true);
   }
 }
 

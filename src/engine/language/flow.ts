@@ -31,6 +31,8 @@ export interface VariableDecl {
   default?: unknown;
   enum?: readonly unknown[];
   persist: boolean;
+  /** how the kiosk names it to a visitor (the end screen, notices); given, it is listed at the end */
+  label?: string;
   at: SourcePath;
 }
 
@@ -105,6 +107,8 @@ export interface Branch {
   target: string;
   set: Readonly<Record<string, unknown>>;
   guard?: Guard;
+  /** in `on_action_failed` only: the HTTP statuses of the target's answer this branch is for */
+  status?: readonly number[];
   at: SourcePath;
 }
 

@@ -11,7 +11,8 @@ const label = (text: string) => text.replace(/[:;#{}<>"]/g, ' ').replace(/\s+/g,
 function edges(from: string, branches: readonly Branch[], trigger: string, out: string[]): void {
   for (const b of branches) {
     const guarded = b.guard ? ' [guarded]' : '';
-    out.push(`  ${node(from)} --> ${node(b.target)}: ${label(trigger + guarded)}`);
+    const status = b.status ? ` with ${b.status.join(' or ')}` : '';
+    out.push(`  ${node(from)} --> ${node(b.target)}: ${label(trigger + status + guarded)}`);
   }
 }
 

@@ -74,7 +74,8 @@ export function normalizeBranches(raw: unknown, at: SourcePath): Branch[] {
   if (Array.isArray(raw)) return raw.flatMap((b, i) => normalizeBranches(b, [...at, i]));
   if (isObj(raw) && typeof raw['target'] === 'string') {
     const guard = normalizeGuard(raw['guard'], [...at, 'guard']);
-    return [{ target: raw['target'], set: asObj(raw['set']), ...(guard ? { guard } : {}), at: [...at, 'target'] }];
+    const status = (Array.isArray(raw['status']) ? raw['status'] : [raw['status']]).filter((s): s is number => typeof s === 'number');
+    return [{ target: raw['target'], set: asObj(raw['set']), ...(guard ? { guard } : {}), ...(status.length ? { status } : {}), at: [...at, 'target'] }];
   }
   return [];
 }

@@ -41,6 +41,7 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
       ...(given !== null ? { default: converted?.ok ? converted.value : given } : {}),
       ...(Array.isArray(v['enum']) ? { enum: v['enum'] } : {}),
       persist: asBool(v['persist'], false),
+      ...(asStr(v['label']) !== undefined ? { label: asStr(v['label'])! } : {}),
       at: ['variables', name],
     };
   }

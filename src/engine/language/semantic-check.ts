@@ -6,7 +6,7 @@
 import type { Catalog } from './catalog.ts';
 import { checkState, checkTurnTaking } from './check-state.ts';
 import { checkTool } from './check-tools.ts';
-import { END, ERROR, type Flow } from './flow.ts';
+import { END, ERROR, type Flow, type SourcePath } from './flow.ts';
 import { checkGraph } from './reachability.ts';
 import { own } from './records.ts';
 import { semanticContext, type SemanticContext } from './semantic-context.ts';
@@ -29,6 +29,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
     if (v.required && v.default === undefined && !setAnywhere(v.name, cat)) {
       r.warn('required-never-set', v.at, `required variable "${v.name}" is never set by any tool, field, capture or set`, true);
     }
+    checkLabel(c, v.label, [...v.at, 'label']);
   }
 }
 
@@ -65,6 +66,13 @@ function checkStart({ r, flow, checkTarget, checkTemplate }: SemanticContext): v
   if (flow.settings.onTimeout) checkTarget(flow.settings.onTimeout, ['settings', 'on_timeout']);
   if (flow.settings.onError) checkTarget(flow.settings.onError, ['settings', 'on_error']);
   checkTemplate(flow.basePrompt, 'base_prompt' in (r.src.data as object) ? ['base_prompt'] : ['settings', 'base_system_prompt'], 'the base prompt');
+}
+
+/** A variable's label is words a visitor reads as they are: not blank, and with no {name} (it is not filled in). */
+function checkLabel({ r }: SemanticContext, label: string | undefined, at: SourcePath): void {
+  if (label === undefined) return;
+  if (label.trim() === '') r.error('bad-value', at, 'a label is what the visitor reads for this value: give it words, or leave the key out');
+  else if (/\{[A-Za-z_]/.test(label)) r.warn('bad-value', at, 'a label is shown as written: {…} in it is not filled in with a value');
 }
 
 function setAnywhere(name: string, cat: Catalog): boolean {

@@ -18,8 +18,8 @@ export interface SemanticContext {
   checkVar(name: string, path: SourcePath, what: string): void;
   /** every {name} of a text must be a variable */
   checkTemplate(text: string | undefined, path: SourcePath, what: string): void;
-  /** each branch's target and guard */
-  checkBranches(bs: readonly Branch[]): void;
+  /** each branch's target and guard; a `status` only where `statuses` (on_action_failed) */
+  checkBranches(bs: readonly Branch[], statuses?: boolean): void;
   /** The compiled pattern; a pattern that does not compile, or could hang the kiosk, is an error. */
   compiles(pattern: string, path: SourcePath, flags?: string, what?: string): RegExp | undefined;
 }
@@ -53,10 +53,13 @@ export function semanticContext(r: Reporter, flow: Flow, cat: Catalog): Semantic
     checkVar(g.variable, [...g.at, 'variable'], 'a guard');
     if (g.operator === 'matches' && typeof g.value === 'string') compiles(g.value, [...g.at, 'value'], 'i', 'guard pattern');
   };
-  const checkBranches = (bs: readonly Branch[]) => {
+  const checkBranches = (bs: readonly Branch[], statuses = false) => {
     for (const b of bs) {
       checkTarget(b.target, b.at);
       if (b.guard) checkGuard(b.guard, b.at);
+      if (b.status && !statuses) {
+        r.error('bad-value', [...b.at.slice(0, -1), 'status'], 'status is for on_action_failed only: the HTTP status of an answer that did not go through');
+      }
     }
   };
   function compiles(pattern: string, path: SourcePath, flags = 'i', what = 'pattern'): RegExp | undefined {

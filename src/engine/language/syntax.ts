@@ -80,11 +80,14 @@ const guard: Shape = union(
 );
 guardItems.push(guard);
 
+const httpStatus = num('an HTTP status of the answer, 300 to 599', { integer: true, min: 300, max: 599 });
+
 const branch = obj(
   {
     target: req(stateName),
     set: map(any(), 'variables to set when this branch is taken'),
     guard,
+    status: union([httpStatus, arr(httpStatus)], 'on_action_failed only: the branch is for an answer with this status (or one of these), e.g. 404'),
   },
   'a target with optional values to set and a guard',
 );
@@ -282,6 +285,7 @@ const variable = obj(
     enum: arr(any(), 'the allowed values'),
     persist: ignored(bool(), 'this kiosk wipes every value after each visitor'),
     description: str('a note for authors'),
+    label: text('how the visitor reads its name: on the end screen\'s list of what they gave, and in notices. With a label it is listed even if no screen asks for it'),
   },
   'a declared variable',
 );

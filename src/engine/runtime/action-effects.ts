@@ -8,6 +8,7 @@ import { resolveTool, type Branch, type ToolDef } from '../language/flow.ts';
 import type { ActionDoneInput } from './messages.ts';
 import { copy, own } from '../language/records.ts';
 import type { RunningAction, Turn } from './session.ts';
+import { guardHolds } from './guards.ts';
 import { attempt } from './transition.ts';
 import { afterTool } from './after-tool.ts';
 import { httpCall, valuesFor } from './http-call.ts';
@@ -37,7 +38,7 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
   const run = t.s.running.find((r) => r.id === done.action_id);
   if (!run) return;
   t.s.running = t.s.running.filter((r) => r !== run);
-  if (!done.ok) return actionFailed(t, run, done.error ?? 'the request failed');
+  if (!done.ok) return actionFailed(t, run, done.error ?? 'the request failed', typeof done.status === 'number' ? done.status : undefined);
   t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'done', detail: 'completed' });
   if (run.left || run.state !== t.s.state) return; // the visitor has moved on: the answer is not applied
   const tool = t.state ? resolveTool(t.flow, t.state, run.tool) : undefined;
@@ -55,14 +56,22 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
 /**
  * An action that failed (or was never sent): reported, never taken for done. In its state the
  * LLM gets the error, the visitor a plain sentence, and the flow its `on_action_failed`, if any.
+ * A branch made for the answer's HTTP status (`status: 404`) is an answer the flow expected: its
+ * target says what it means, and the kiosk's "that did not go through" is not said.
  */
-function actionFailed(t: Turn, run: RunningAction, detail: string): void {
-  t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'failed', detail });
-  if (run.left || run.state !== t.s.state) return;
-  t.system(`[flow engine] ${run.tool} did not go through (${detail}). Nothing was done: never tell the visitor it was. Say so plainly and offer another way.`);
-  t.emit({ type: 'speech_cue', text: kioskSentence('action_failed', t.s.language), reason: 'action_failed' });
-  const next = outcome(t, run.tool, 'failed');
-  if (next) attempt(t, next, 'action', true);
+function actionFailed(t: Turn, run: RunningAction, detail: string, status?: number): void {
+  const here = !run.left && run.state === t.s.state;
+  const next = here ? (outcome(t, run.tool, 'failed') ?? []).filter((b) => !b.status || (status !== undefined && b.status.includes(status))) : [];
+  const handled = next.find((b) => !b.guard || guardHolds(b.guard, t.s.values))?.status !== undefined;
+  t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'failed', detail, ...(status !== undefined ? { http_status: status } : {}), ...(handled ? { handled: true as const } : {}) });
+  if (!here) return;
+  if (handled) {
+    t.system(`[flow engine] ${run.tool} was answered with status ${status} (${detail}); the flow goes on to what that answer means. Nothing was done.`);
+  } else {
+    t.system(`[flow engine] ${run.tool} did not go through (${detail}). Nothing was done: never tell the visitor it was. Say so plainly and offer another way.`);
+    t.emit({ type: 'speech_cue', text: kioskSentence('action_failed', t.s.language), reason: 'action_failed' });
+  }
+  if (next.length) attempt(t, next, 'action', true);
 }
 
 function outcome(t: Turn, tool: string, key: 'done' | 'failed'): readonly Branch[] | undefined {

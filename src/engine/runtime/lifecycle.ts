@@ -1,6 +1,6 @@
 // Entering and leaving states: the entry sequence of seed 001 (on_enter, flow_state, the LLM's new
-// prompt and tools, its turn, the timer), the exit rules of SPEC 4 (unconfirmed values never
-// leave a gated state) and the end of the flow.
+// prompt and tools, its turn, the timer), the exit rules (unconfirmed values never leave a gated
+// state; docs/vfdl.md, "How a step runs") and the end of the flow.
 
 import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
 import { stateDef } from './error-state.ts';

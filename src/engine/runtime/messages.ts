@@ -173,6 +173,14 @@ export interface ActionResultMessage {
   tool: string;
   status: 'done' | 'failed' | 'rejected' | 'expired' | 'cancelled' | 'edited' | 'replaced';
   detail: string;
+  /** failed: the HTTP status the target answered with, when it answered */
+  http_status?: number;
+  /**
+   * failed, and the flow has a way on for this very answer (an `on_action_failed` branch with its
+   * `status`, such as a 404 for "no appointment"): the flow's next step says what it means, so the
+   * kiosk says nothing of its own ("that did not go through")
+   */
+  handled?: true;
 }
 
 /** A role-system message for the LLM's context. Never spoken, never shown. */
@@ -290,6 +298,8 @@ export interface ActionDoneInput {
   ok: boolean;
   data?: unknown;
   error?: string;
+  /** a failure the target answered: its HTTP status */
+  status?: number;
 }
 
 /** Something the runtime cannot recover from (e.g. the LLM is required and gone). */
@@ -306,7 +316,7 @@ export type EngineInput =
   | ActionDoneInput
   | FatalErrorInput;
 
-/** Arbitration rank of simultaneous inputs: lower wins (SPEC 3). */
+/** Arbitration rank of simultaneous inputs: lower wins (docs/vfdl.md, "How a step runs"). */
 export function inputPriority(input: EngineInput): number {
   switch (input.type) {
     case 'ui_event':

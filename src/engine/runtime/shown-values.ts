@@ -2,10 +2,11 @@
 // words in the flow's language ("March 15, 1990", "15. März 1990") and a number with that
 // language's decimal sign ("2.5", "2,5"; never grouped, since a number a visitor gives is often a
 // code). Used for what the screen and the kiosk's own cues say; the LLM's prompt and flow_end keep
-// the values as stored.
+// the values as stored. Also how a variable is named to a visitor, and which of them the end
+// screen lists as what the visitor gave.
 
 import type { Catalog } from '../language/catalog.ts';
-import type { Flow } from '../language/flow.ts';
+import type { Field, Flow } from '../language/flow.ts';
 import { dict } from '../language/records.ts';
 import { isRealDate } from '../language/values.ts';
 
@@ -55,4 +56,51 @@ export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknow
 /** Every value as a visitor should read it. */
 export function shownValues(flow: Flow, cat: Catalog, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   return dict(Object.entries(values).map(([k, v]) => [k, shownValue(flow, cat, k, v)]));
+}
+
+/**
+ * The words a visitor reads for a variable: the flow's `label` for it; else the label of the form
+ * field that asks for it, without a leading "Your" or a trailing colon ("Your name" → "Name"),
+ * unless that label is a question ("What's your first name?"); else its name in words.
+ */
+export function variableLabel(flow: Flow, name: string): string {
+  const declared = Object.hasOwn(flow.variables, name) ? flow.variables[name]!.label?.trim() : undefined;
+  if (declared) return declared;
+  let field: string | undefined;
+  for (const id of flow.stateOrder) field ??= flow.states[id]!.ui?.fields.find((f: Field) => f.id === name)?.label.trim();
+  const text = field === undefined || field === '' || field.endsWith('?') ? name.replace(/_/g, ' ').trim() : field.replace(/:$/, '').replace(/^your\s+/i, '');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** One line of the end screen's list: a variable, its label and its value as the visitor reads it. */
+export interface GivenLine {
+  name: string;
+  label: string;
+  value: unknown;
+}
+
+/**
+ * What the visitor gave, as the end screen lists it: each variable with a value that a screen asks
+ * for (a form field, an options step), a gate has the visitor confirm, or the flow gives a `label`;
+ * never one only the flow or a service set (an id from a look-up) unless the flow labels it. In
+ * the order the flow declares its variables, then as its steps ask for them.
+ */
+export function givenLines(flow: Flow, cat: Catalog, values: Readonly<Record<string, unknown>>): GivenLine[] {
+  const asked = new Set<string>();
+  for (const id of flow.stateOrder) {
+    const s = flow.states[id]!;
+    for (const f of s.ui?.fields ?? []) asked.add(f.id);
+    if (s.ui?.variable) asked.add(s.ui.variable);
+    for (const v of s.gate?.variables ?? []) asked.add(v);
+  }
+  const labelled = Object.values(flow.variables).filter((v) => v.label?.trim()).map((v) => v.name);
+  const order = [...new Set([...Object.keys(flow.variables), ...asked])];
+  const shown = new Set([...asked, ...labelled]);
+  return order
+    .filter((name) => shown.has(name) && Object.hasOwn(values, name) && !isEmpty(values[name]))
+    .map((name) => ({ name, label: variableLabel(flow, name), value: shownValue(flow, cat, name, values[name]) }));
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }

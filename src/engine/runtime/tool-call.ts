@@ -143,7 +143,7 @@ function capture(t: Turn, tool: ToolDef, values: Record<string, unknown>, source
   return out;
 }
 
-// ------------------------------------------------------------------ action gates (SPEC 5)
+// ------------------------------------------------------------------ action gates (docs/vfdl.md, "Action gates")
 
 /**
  * Makes the call the one pending action. One already pending ends: `edited` when it was the same

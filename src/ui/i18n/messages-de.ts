@@ -113,6 +113,8 @@ export const de: Messages = {
   brokenFlow: {
     title: 'Der Ablauf dieses Terminals kann nicht starten',
     lead: 'Der Ablauf {source} enthält {errors, plural, one {# Fehler} other {# Fehler}}. Korrigieren Sie die Datei (prüfen Sie sie mit npx vfdl check) und laden Sie diese Seite neu.',
+    leadUnreachable: 'Der Ablauf {source} konnte nicht geladen werden: Seine Adresse hat nicht rechtzeitig geantwortet oder ist nicht erreichbar. Prüfen Sie die Adresse und das Netzwerk und laden Sie diese Seite dann neu.',
+    leadNotFound: 'Der Ablauf {source} konnte nicht geladen werden. Prüfen Sie seinen Namen oder seine Adresse (das Problem steht unten) und laden Sie diese Seite dann neu.',
     problems: 'Probleme in der Ablaufdatei',
     visitors: 'Besucherinnen und Besucher: Bitte wenden Sie sich an das Personal.',
   },
@@ -158,6 +160,12 @@ export const de: Messages = {
       none: 'keine; nur Untertitel',
     },
   },
+  settings: {
+    seconds: 'Für das Personal: {setting}={value} in der Seitenadresse ist keine Anzahl von Sekunden, daher verwendet das Terminal {fallback} Sekunden.',
+    sensitivity: 'Für das Personal: mic_sensitivity={value} in der Seitenadresse ist weder low noch normal noch high, daher bleibt das Mikrofon auf normal.',
+    language: 'Für das Personal: language={value} in der Seitenadresse ist kein Sprachkürzel wie en-GB, daher verwendet das Terminal die Sprache des Ablaufs.',
+    voice: 'Für das Personal: voice={value} in der Seitenadresse ist kein Stimmenname, daher verwendet das Terminal die Stimme des Servers.',
+  },
   operator: {
     corner: 'Personal: 3 Sekunden gedrückt halten, um den Betreiberbereich zu öffnen',
     title: 'Betreiberbereich',
@@ -173,6 +181,11 @@ export const de: Messages = {
     test: '{service} testen',
     testing: 'Wird getestet …',
     notConfigured: 'Auf dem Server des Terminals nicht eingerichtet.',
+    unset: {
+      stt: 'Auf dem Server des Terminals ist keine Spracherkennung eingerichtet (STT_BASE_URL): Verwendet wird die des Browsers, falls er eine hat, sonst tippen oder schreiben die Besucher.',
+      llm: 'Auf dem Server des Terminals ist kein Sprachmodell eingerichtet (LLM_BASE_URL): Der eingebaute Assistent antwortet.',
+      tts: 'Auf dem Server des Terminals ist kein Sprachdienst eingerichtet (TTS_BASE_URL): Es spricht die Stimme des Browsers, oder es gibt nur Untertitel.',
+    },
     notWorking: 'Funktioniert nicht: {why}.',
     fromAddress: 'Die Seitenadresse legt dies fest ({setting}) und hat Vorrang vor dem hier Gespeicherten.',
     service: { stt: 'Spracherkennung', llm: 'Modell', tts: 'Sprachausgabe' },
@@ -187,7 +200,7 @@ export const de: Messages = {
       end_seconds: 'Anzeigedauer des Abschlussbildschirms',
     },
     hint: {
-      flow: 'Ein mitgelieferter Ablauf ({flows}) oder eine Adresse, die mit https:// beginnt. Leer: {default}.',
+      flow: 'Ein mitgelieferter Ablauf ({flows}), die Adresse einer Ablaufdatei (http:// oder https://, auf einer Website, die der Server zulässt) oder ein Pfad auf diesem Server, der mit / beginnt. Leer: {default}.',
       language: 'Die Sprache, in der zugehört und gesprochen wird, z. B. en-GB. Leer: die des Ablaufs.',
       voice: 'Eine Stimme des Sprachdienstes auf dem Server, z. B. alloy. Leer: die des Servers (TTS_VOICE).',
       mic_sensitivity: 'Niedrig für eine laute Umgebung, hoch für eine ruhige oder für leise Stimmen.',
@@ -196,7 +209,7 @@ export const de: Messages = {
       end_seconds: 'Sekunden, die der Abschlussbildschirm angezeigt wird. Leer: 15.',
     },
     problem: {
-      flow: 'Als Ablauf ist einer von {flows} möglich oder eine Adresse, die mit https:// (oder auf diesem Server mit /) beginnt.',
+      flow: 'Als Ablauf ist einer von {flows} möglich, eine Adresse, die mit http:// oder https:// beginnt, oder ein Pfad auf diesem Server, der mit / beginnt.',
       language: 'Die Sprache ist ein Sprachcode wie en, en-GB oder fr-CA.',
       voice: 'Die Stimme ist ein Name, den der Sprachdienst kennt, z. B. alloy (nur Buchstaben, Ziffern, - _ und .).',
       mic_sensitivity: 'Die Mikrofonempfindlichkeit ist niedrig, mittel oder hoch.',

@@ -112,6 +112,8 @@ export const en = {
   brokenFlow: {
     title: "This kiosk's flow cannot start",
     lead: 'The flow {source} has {errors, plural, one {# error} other {# errors}}. Fix the file (run npx vfdl check on it) and reload this page.',
+    leadUnreachable: 'The flow {source} could not be loaded: its address did not answer in time or could not be reached. Check the address and the network, then reload this page.',
+    leadNotFound: 'The flow {source} could not be loaded. Check its name or address (the problem is below), then reload this page.',
     problems: 'Problems in the flow file',
     visitors: 'Visitors: please ask a member of staff for help.',
   },
@@ -157,6 +159,12 @@ export const en = {
       none: 'none; captions only',
     },
   },
+  settings: {
+    seconds: 'For staff: {setting}={value} in the page address is not a number of seconds, so the kiosk uses {fallback} seconds.',
+    sensitivity: 'For staff: mic_sensitivity={value} in the page address is not low, normal or high, so the microphone stays at normal.',
+    language: 'For staff: language={value} in the page address is not a language tag such as en-GB, so the kiosk uses the flow’s language.',
+    voice: 'For staff: voice={value} in the page address is not a voice name, so the kiosk uses the server’s voice.',
+  },
   operator: {
     corner: 'Staff: hold for 3 seconds to open the operator panel',
     title: 'Operator panel',
@@ -172,6 +180,11 @@ export const en = {
     test: 'Test {service}',
     testing: 'Testing…',
     notConfigured: 'Not configured on the kiosk’s server.',
+    unset: {
+      stt: 'Speech recognition is not set up on the kiosk’s server (STT_BASE_URL): the browser’s own is used where it has one, else visitors tap or type.',
+      llm: 'No model is set up on the kiosk’s server (LLM_BASE_URL): the built-in assistant answers.',
+      tts: 'No voice service is set up on the kiosk’s server (TTS_BASE_URL): the browser’s own voice speaks, or there are captions only.',
+    },
     notWorking: 'Not working: {why}.',
     fromAddress: 'The page address sets this ({setting}), and the address wins over what is kept here.',
     service: { stt: 'speech recognition', llm: 'model', tts: 'voice' },
@@ -186,7 +199,7 @@ export const en = {
       end_seconds: 'End screen time',
     },
     hint: {
-      flow: 'A bundled flow ({flows}) or an address starting with https://. Blank: {default}.',
+      flow: 'A bundled flow ({flows}), the address of a flow file (http:// or https://, on a site the server allows), or a path on this server starting with /. Blank: {default}.',
       language: "The language to listen and speak in, such as en-GB. Blank: the flow's own.",
       voice: "A voice of the server's speech service, such as alloy. Blank: the server's (TTS_VOICE).",
       mic_sensitivity: 'Low for a noisy place, high for a quiet one or soft voices.',
@@ -195,7 +208,7 @@ export const en = {
       end_seconds: 'Seconds the end screen stays. Blank: 15.',
     },
     problem: {
-      flow: 'A flow is one of {flows}, or an address starting with https:// (or / on this server).',
+      flow: 'A flow is one of {flows}, an address starting with http:// or https://, or a path on this server starting with /.',
       language: 'A language is a tag such as en, en-GB or fr-CA.',
       voice: 'A voice is a name the speech service knows, such as alloy (letters, digits, - _ and . only).',
       mic_sensitivity: 'Microphone sensitivity is low, normal or high.',

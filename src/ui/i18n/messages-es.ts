@@ -113,6 +113,8 @@ export const es: Messages = {
   brokenFlow: {
     title: 'El flujo de este quiosco no puede iniciarse',
     lead: 'El flujo {source} tiene {errors, plural, one {# error} other {# errores}}. Corrija el archivo (compruébelo con npx vfdl check) y vuelva a cargar esta página.',
+    leadUnreachable: 'No se pudo cargar el flujo {source}: su dirección no respondió a tiempo o no se puede alcanzar. Compruebe la dirección y la red y vuelva a cargar esta página.',
+    leadNotFound: 'No se pudo cargar el flujo {source}. Compruebe su nombre o su dirección (el problema aparece abajo) y vuelva a cargar esta página.',
     problems: 'Problemas en el archivo del flujo',
     visitors: 'Si es usted visitante, pida ayuda a un miembro del personal.',
   },
@@ -158,6 +160,12 @@ export const es: Messages = {
       none: 'ninguna; solo subtítulos',
     },
   },
+  settings: {
+    seconds: 'Para el personal: {setting}={value} en la dirección de la página no es un número de segundos, así que el quiosco usa {fallback} segundos.',
+    sensitivity: 'Para el personal: mic_sensitivity={value} en la dirección de la página no es low, normal ni high, así que el micrófono se queda en normal.',
+    language: 'Para el personal: language={value} en la dirección de la página no es un código de idioma como en-GB, así que el quiosco usa el idioma del flujo.',
+    voice: 'Para el personal: voice={value} en la dirección de la página no es un nombre de voz, así que el quiosco usa la voz del servidor.',
+  },
   operator: {
     corner: 'Personal: mantenga pulsado 3 segundos para abrir el panel de operador',
     title: 'Panel de operador',
@@ -173,6 +181,11 @@ export const es: Messages = {
     test: 'Probar {service}',
     testing: 'Probando…',
     notConfigured: 'No configurado en el servidor del quiosco.',
+    unset: {
+      stt: 'No hay reconocimiento de voz configurado en el servidor del quiosco (STT_BASE_URL): se usa el del navegador si lo tiene; si no, los visitantes tocan o escriben.',
+      llm: 'No hay ningún modelo configurado en el servidor del quiosco (LLM_BASE_URL): responde el asistente integrado.',
+      tts: 'No hay ningún servicio de voz configurado en el servidor del quiosco (TTS_BASE_URL): habla la voz del navegador, o solo hay subtítulos.',
+    },
     notWorking: 'No funciona: {why}.',
     fromAddress: 'La dirección de la página fija este ajuste ({setting}) y prevalece sobre lo guardado aquí.',
     service: { stt: 'el reconocimiento de voz', llm: 'el modelo', tts: 'la voz' },
@@ -187,7 +200,7 @@ export const es: Messages = {
       end_seconds: 'Duración de la pantalla final',
     },
     hint: {
-      flow: 'Un flujo incluido ({flows}) o una dirección que empiece por https://. En blanco: {default}.',
+      flow: 'Un flujo incluido ({flows}), la dirección de un archivo de flujo (http:// o https://, en un sitio que el servidor permita) o una ruta de este servidor que empiece por /. En blanco: {default}.',
       language: 'El idioma en que se escucha y se habla, como en-GB. En blanco: el del flujo.',
       voice: 'Una voz del servicio de voz del servidor, como alloy. En blanco: la del servidor (TTS_VOICE).',
       mic_sensitivity: 'Baja para un lugar ruidoso; alta para uno tranquilo o para voces suaves.',
@@ -196,7 +209,7 @@ export const es: Messages = {
       end_seconds: 'Segundos que permanece la pantalla final. En blanco: 15.',
     },
     problem: {
-      flow: 'El flujo debe ser uno de {flows}, o una dirección que empiece por https:// (o por / en este servidor).',
+      flow: 'El flujo debe ser uno de {flows}, una dirección que empiece por http:// o https://, o una ruta de este servidor que empiece por /.',
       language: 'El idioma es una etiqueta como en, en-GB o fr-CA.',
       voice: 'La voz es un nombre que conoce el servicio de voz, como alloy (solo letras, dígitos, - _ y .).',
       mic_sensitivity: 'La sensibilidad del micrófono es baja, media o alta.',

@@ -113,6 +113,8 @@ export const fr: Messages = {
   brokenFlow: {
     title: 'Le parcours de cette borne ne peut pas démarrer',
     lead: 'Le parcours {source} comporte {errors, plural, one {# erreur} other {# erreurs}}. Corrigez le fichier (vérifiez-le avec npx vfdl check) et rechargez cette page.',
+    leadUnreachable: 'Le parcours {source} n’a pas pu être chargé : son adresse n’a pas répondu à temps ou est injoignable. Vérifiez l’adresse et le réseau, puis rechargez cette page.',
+    leadNotFound: 'Le parcours {source} n’a pas pu être chargé. Vérifiez son nom ou son adresse (le problème est indiqué ci-dessous), puis rechargez cette page.',
     problems: 'Problèmes dans le fichier du parcours',
     visitors: 'Visiteurs : veuillez demander de l’aide à un membre du personnel.',
   },
@@ -158,6 +160,12 @@ export const fr: Messages = {
       none: 'aucune ; sous-titres uniquement',
     },
   },
+  settings: {
+    seconds: 'Pour le personnel : {setting}={value} dans l’adresse de la page n’est pas un nombre de secondes ; la borne utilise donc {fallback} secondes.',
+    sensitivity: 'Pour le personnel : mic_sensitivity={value} dans l’adresse de la page n’est ni low, ni normal, ni high ; le microphone reste donc sur normal.',
+    language: 'Pour le personnel : language={value} dans l’adresse de la page n’est pas un code de langue comme en-GB ; la borne utilise donc la langue du parcours.',
+    voice: 'Pour le personnel : voice={value} dans l’adresse de la page n’est pas un nom de voix ; la borne utilise donc la voix du serveur.',
+  },
   operator: {
     corner: 'Personnel : maintenez appuyé 3 secondes pour ouvrir l’espace opérateur',
     title: 'Espace opérateur',
@@ -173,6 +181,11 @@ export const fr: Messages = {
     test: 'Tester {service}',
     testing: 'Test en cours…',
     notConfigured: 'Non configuré sur le serveur de la borne.',
+    unset: {
+      stt: 'Aucune reconnaissance vocale n’est configurée sur le serveur de la borne (STT_BASE_URL) : celle du navigateur est utilisée s’il en a une, sinon les visiteurs répondent à l’écran ou au clavier.',
+      llm: 'Aucun modèle n’est configuré sur le serveur de la borne (LLM_BASE_URL) : l’assistant intégré répond.',
+      tts: 'Aucun service de voix n’est configuré sur le serveur de la borne (TTS_BASE_URL) : la voix du navigateur parle, ou il n’y a que des sous-titres.',
+    },
     notWorking: 'Ne fonctionne pas : {why}.',
     fromAddress: 'L’adresse de la page fixe ce réglage ({setting}), et elle l’emporte sur ce qui est enregistré ici.',
     service: { stt: 'la reconnaissance vocale', llm: 'le modèle', tts: 'la voix' },
@@ -187,7 +200,7 @@ export const fr: Messages = {
       end_seconds: 'Durée de l’écran de fin',
     },
     hint: {
-      flow: 'Un parcours fourni ({flows}) ou une adresse commençant par https://. Si vide : {default}.',
+      flow: 'Un parcours fourni ({flows}), l’adresse d’un fichier de parcours (http:// ou https://, sur un site que le serveur autorise) ou un chemin sur ce serveur commençant par /. Si vide : {default}.',
       language: 'La langue d’écoute et de parole, par exemple en-GB. Si vide : celle du parcours.',
       voice: 'Une voix du service de synthèse vocale du serveur, par exemple alloy. Si vide : celle du serveur (TTS_VOICE).',
       mic_sensitivity: 'Faible pour un lieu bruyant, élevée pour un lieu calme ou des voix douces.',
@@ -196,7 +209,7 @@ export const fr: Messages = {
       end_seconds: 'Secondes d’affichage de l’écran de fin. Si vide : 15.',
     },
     problem: {
-      flow: 'Indiquez l’un des parcours {flows}, ou une adresse commençant par https:// (ou par / sur ce serveur).',
+      flow: 'Indiquez l’un des parcours {flows}, une adresse commençant par http:// ou https://, ou un chemin sur ce serveur commençant par /.',
       language: 'Une langue s’indique par un code comme en, en-GB ou fr-CA.',
       voice: 'Une voix est un nom connu du service de synthèse vocale, par exemple alloy (lettres, chiffres, - _ et . uniquement).',
       mic_sensitivity: 'La sensibilité du micro est faible, normale ou élevée.',

@@ -65,6 +65,8 @@ export const ARABIC: Language = {
     looksWrong: 'عذرًا، يبدو أن هذا غير صحيح.',
     oneMoment: 'لحظة من فضلك.',
     allCorrect: 'هل كل شيء صحيح؟',
+    agree: 'هل توافق على ذلك؟',
+    whatToChange: 'ما الذي تود تغييره؟',
     goodbye: 'شكرًا. مع السلامة!',
     kept: 'شكرًا.',
     startOver: 'للبدء من جديد، يُرجى الضغط على «البدء من جديد».',

@@ -174,6 +174,8 @@ export const GERMAN: Language = {
     looksWrong: 'Entschuldigung, das sieht nicht richtig aus.',
     oneMoment: 'Einen Moment bitte.',
     allCorrect: 'Stimmt alles?',
+    agree: 'Sind Sie einverstanden?',
+    whatToChange: 'Was möchten Sie ändern?',
     goodbye: 'Vielen Dank. Auf Wiedersehen!',
     kept: 'Danke, das merke ich mir.',
     startOver: 'Um neu zu beginnen, tippen Sie auf „Neu beginnen“.',

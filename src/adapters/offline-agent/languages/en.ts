@@ -160,6 +160,8 @@ export const ENGLISH: Language = {
     looksWrong: "Sorry, that doesn't look right.",
     oneMoment: 'One moment, please.',
     allCorrect: 'Is that all correct?',
+    agree: 'Do you agree?',
+    whatToChange: 'What would you like to change?',
     goodbye: 'Thank you. Goodbye!',
     kept: "Thank you, I'll keep that in mind.",
     startOver: 'To start over, tap “Start over”.',

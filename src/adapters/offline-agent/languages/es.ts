@@ -127,6 +127,8 @@ export const SPANISH: Language = {
     looksWrong: 'Lo siento, eso no parece correcto.',
     oneMoment: 'Un momento, por favor.',
     allCorrect: '¿Está todo correcto?',
+    agree: '¿Está de acuerdo?',
+    whatToChange: '¿Qué desea cambiar?',
     goodbye: 'Gracias. ¡Adiós!',
     kept: 'Gracias, lo tendré en cuenta.',
     startOver: 'Para empezar de nuevo, toque «Empezar de nuevo».',

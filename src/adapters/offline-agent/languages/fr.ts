@@ -142,6 +142,8 @@ export const FRENCH: Language = {
     looksWrong: 'Désolé, cela ne semble pas correct.',
     oneMoment: 'Un instant, s’il vous plaît.',
     allCorrect: `Tout est-il correct${NB}?`,
+    agree: `Êtes-vous d’accord${NB}?`,
+    whatToChange: `Que souhaitez-vous modifier${NB}?`,
     goodbye: `Merci. Au revoir${NB}!`,
     kept: 'Merci, j’en prends note.',
     startOver: `Pour recommencer, appuyez sur «${NB}Recommencer${NB}».`,

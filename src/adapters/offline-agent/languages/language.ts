@@ -145,7 +145,12 @@ export interface Sayings {
   couldNot: string;
   looksWrong: string;
   oneMoment: string;
+  /** after a read-back: a "no" to it says something shown is wrong, and the assistant asks what */
   allCorrect: string;
+  /** after a read-back on a step whose way on is agreeing (site rules): a "no" to it declines */
+  agree: string;
+  /** a plain "no" to allCorrect, with no button to name */
+  whatToChange: string;
   goodbye: string;
   /** a statement kept for a later question: "Thank you, I'll keep that in mind." */
   kept: string;
