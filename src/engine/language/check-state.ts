@@ -4,7 +4,6 @@
 import { checkStateTools } from './check-tools.ts';
 import { checkTransitions } from './check-transitions.ts';
 import { TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
-import { own } from './records.ts';
 import type { SemanticContext } from './semantic-context.ts';
 import type { Reporter } from './source.ts';
 
@@ -64,20 +63,8 @@ function uiTextPath(c: SemanticContext, s: StateDef, text: string | undefined): 
   return key ? [...s.at, 'ui', key] : [...s.at, 'ui'];
 }
 
-/** on_enter and on_exit: each item does one thing, and names variables that exist. */
+/** on_enter and on_exit name variables that exist. (That each item does one thing is in the syntax table.) */
 function checkHooks(c: SemanticContext, s: StateDef): void {
-  const { r } = c;
-  const raw = own(own(r.src.data as Record<string, Record<string, Record<string, unknown>>>, 'states'), s.id) ?? {};
-  for (const hookKey of ['on_enter', 'on_exit'] as const) {
-    const items = raw[hookKey];
-    if (!Array.isArray(items)) continue;
-    items.forEach((item, i) => {
-      const does = ['set', 'clear', 'emit'].filter((k) => item !== null && typeof item === 'object' && k in item);
-      if (does.length !== 1) {
-        r.error('bad-value', [...s.at, hookKey, i], `each ${hookKey} item does one thing: set, clear or emit${does.length ? ` (this one has ${does.join(' and ')}; split it)` : ''}`);
-      }
-    });
-  }
   for (const h of [...s.onEnter, ...s.onExit]) {
     if (h.kind === 'clear') h.variables.forEach((v, i) => c.checkVar(v, [...h.at, i], 'clear'));
     if (h.kind === 'set') for (const [k, v] of Object.entries(h.values)) if (typeof v === 'string') c.checkTemplate(v, [...h.at, k], 'a set value');

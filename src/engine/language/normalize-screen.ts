@@ -1,9 +1,9 @@
 // A state's screen (`ui`) in the Flow model: its artifact type, fields, options and buttons, with
 // Prepatu's `prompt` folded into a title or text.
 
-import type { Artifact, ChoiceOption, Field, FieldType, SourcePath } from './flow.ts';
-import { asArr, asBool, asObj, asStr, isObj } from './raw-values.ts';
-import { RENDERED_ARTIFACTS } from './syntax.ts';
+import type { Artifact, ChoiceOption, Field, SourcePath } from './flow.ts';
+import { asArr, asBool, asObj, asStr, isObj, oneOf } from './raw-values.ts';
+import { FIELD_TYPES, RENDERED_ARTIFACTS } from './syntax.ts';
 
 /** The id an option entry stands for (a plain value, or `id`, `value` or `label`), if it has one. */
 export function optionId(o: unknown): string | undefined {
@@ -42,7 +42,7 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
     return [
       {
         id,
-        type: (asStr(o['type']) as FieldType | undefined) ?? 'text',
+        type: oneOf(o['type'], FIELD_TYPES) ?? 'text',
         label: asStr(o['label']) ?? id,
         required: asBool(o['required'], false),
         ...(asStr(o['placeholder']) !== undefined ? { placeholder: asStr(o['placeholder'])! } : {}),

@@ -3,13 +3,14 @@
 // and stays defensive where that check already reported a problem. This file reads the flow and
 // its states; a state's transitions, gate, screen and tools are read in normalize-*.ts.
 
-import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, TurnTakingDef, ValueType, VariableDecl } from './flow.ts';
+import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, TurnTakingDef, VariableDecl } from './flow.ts';
 import { normalizeGate, withUtteranceConfirmations, type BlockedNotice } from './normalize-gate.ts';
 import { normalizeArtifact } from './normalize-screen.ts';
 import { normalizeTools } from './normalize-tools.ts';
 import { normalizeTransitions } from './normalize-transitions.ts';
-import { asArr, asBool, asNum, asObj, asStr, isObj, strList, type Obj } from './raw-values.ts';
+import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } from './raw-values.ts';
 import { dict } from './records.ts';
+import { VALUE_TYPES } from './syntax.ts';
 import { convertValue } from './values.ts';
 
 /** The flow of a document whose texts are already in `language` (localize.ts); by default its own `language`. */
@@ -29,7 +30,7 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
   const variables = dict<VariableDecl>();
   for (const [name, raw] of Object.entries(asObj(d['variables']))) {
     const v = asObj(raw);
-    const type = (asStr(v['type']) as ValueType | undefined) ?? (Array.isArray(v['enum']) ? 'enum' : 'string');
+    const type = oneOf(v['type'], VALUE_TYPES) ?? (Array.isArray(v['enum']) ? 'enum' : 'string');
     // A default is stored as its type holds it ("3" for an integer is 3; text stays as written);
     // one that does not convert is a type-mismatch error, so such a flow never runs.
     const given = Object.hasOwn(v, 'default') ? v['default'] : null;

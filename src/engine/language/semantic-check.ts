@@ -32,25 +32,10 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   }
 }
 
-/** The flow's VFDL version and id, and the state ids it may not define. */
+/** The flow's id: hyphens load (Prepatu's ids have them) but are not ours. (Its version, form and reserved state ids are in the syntax table.) */
 function checkHeader({ r, flow }: SemanticContext): void {
-  const stateIds = new Set(flow.stateOrder);
-  const version = (r.src.data as Record<string, unknown>)['vfdl'];
-  if (version !== undefined && version !== 1) {
-    r.error('bad-value', ['vfdl'], `this kiosk reads VFDL version 1; this file says ${String(version)}`);
-  }
-  if (!/^[a-z][a-z0-9_]*$/.test(flow.id)) {
-    if (/^[a-z][a-z0-9_-]*$/.test(flow.id)) {
-      r.warn('bad-value', ['id'], `flow id "${flow.id}" should use underscores, not hyphens ([a-z][a-z0-9_]*)`);
-    } else {
-      r.error('bad-value', ['id'], `flow id "${flow.id}" must match [a-z][a-z0-9_]*`);
-    }
-  }
-  if (stateIds.has(END)) r.error('reserved-state', ['states', END], `"${END}" is reserved: it ends the flow and cannot be defined`, true);
-  for (const id of flow.stateOrder) {
-    if (id.startsWith('__') && id !== ERROR && id !== END) {
-      r.error('reserved-state', ['states', id], `state ids starting with "__" are reserved (only ${ERROR} may be defined)`, true);
-    }
+  if (/^[a-z][a-z0-9_]*-[a-z0-9_-]*$/.test(flow.id)) {
+    r.warn('bad-value', ['id'], `flow id "${flow.id}" should use underscores, not hyphens ([a-z][a-z0-9_]*)`);
   }
 }
 
@@ -58,9 +43,8 @@ function checkHeader({ r, flow }: SemanticContext): void {
 function checkStart({ r, flow, checkTarget, checkTemplate }: SemanticContext): void {
   if (flow.stateOrder.length > 0) {
     const initialAt = [typeof own(r.src.data as Record<string, unknown>, 'initial') === 'string' ? 'initial' : 'initial_state'];
-    if (flow.initial === END || flow.initial === ERROR) {
-      r.error('bad-value', initialAt, `a visit cannot start in "${flow.initial}": ${initialAt[0]} must name a state of this flow`);
-    } else checkTarget(flow.initial, initialAt);
+    // __end__ and __error__ are refused by the syntax table.
+    if (flow.initial !== END && flow.initial !== ERROR) checkTarget(flow.initial, initialAt);
   }
   if (flow.settings.onTimeout) checkTarget(flow.settings.onTimeout, ['settings', 'on_timeout']);
   if (flow.settings.onError) checkTarget(flow.settings.onError, ['settings', 'on_error']);

@@ -2,9 +2,11 @@
 // checker (structure-check.ts) and the editor's JSON Schema (json-schema.ts) are both derived from
 // this one table, so the checker and the editor never disagree about what a file may say.
 
-import { any, arr, bool, ignored, map, num, obj, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
+import { COMPARABLE_TEXT } from './dates.ts';
+import { bodyTextProblem, HEADER_TEXT, headerProblem, SECRET_TEXT, URL_TEXT, urlProblem } from './http-texts.ts';
+import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
 
-export type { Prop, Shape } from './shapes.ts';
+export type { KeyRule, Prop, Shape } from './shapes.ts';
 
 export const VALUE_TYPES = [
   'string',
@@ -37,6 +39,8 @@ export const OPERATORS = [
 
 const variableName = str('a variable name');
 const stateName = str('a state id, or __end__');
+/** Where a visit starts: a state of the flow, never one of the reserved ends. */
+const startState = matching('the state a visit starts in', '^(?!__end__$|__error__$)', (v) => `a visit cannot start in "${v}": name a state of this flow`);
 
 const blockedNotice = obj(
   {
@@ -58,6 +62,9 @@ const turnTaking = obj(
   'how the kiosk listens: when a spoken answer has ended, what is noise, and interruptions',
 );
 
+/** Operators that compare a value as a number or a date. */
+const ORDERING = ['gt', 'lt', 'gte', 'lte'] as const;
+
 const condition = obj(
   {
     variable: req(variableName),
@@ -65,19 +72,38 @@ const condition = obj(
     value: any('the value to compare with (not used by empty / not_empty)'),
   },
   'one condition on a variable',
+  [
+    { kind: 'when', key: 'operator', values: ['in', 'not_in'], require: ['value'], shapes: { value: arr(any(), 'the values', { count: 1, why: 'in and not_in need at least one value in the list' }) }, why: 'in and not_in take a list of values: value: [a, b]' },
+    { kind: 'when', key: 'operator', values: ['empty', 'not_empty'], forbid: ['value'], why: 'empty and not_empty look at the variable alone: remove value' },
+    { kind: 'when', key: 'operator', values: ['eq', 'neq', 'matches', ...ORDERING], require: ['value'], why: 'this operator compares the variable with a value: give value' },
+    {
+      kind: 'when',
+      key: 'operator',
+      values: ORDERING,
+      shapes: { value: union([num(), matching('a number or a date', COMPARABLE_TEXT, (v) => `"${v}" cannot be compared as a number or a date: gt, lt, gte and lte take a number or a date (2008-11-24); for text use eq, in or matches`)]) },
+      why: 'gt, lt, gte and lte take a number or a date (2008-11-24)',
+    },
+    { kind: 'when', key: 'operator', values: ['matches'], shapes: { value: regex('a regular expression, matched case-insensitively') }, why: 'matches takes a regular expression, as text' },
+  ],
 );
 
 // Guards nest: a group's items are conditions or groups, to any depth. The item shape refers to
 // the group shape, which is added to it once made (the JSON Schema names it, so $ref closes the loop).
 const guardItems: Shape[] = [condition];
 const guardItem = union(guardItems, 'a condition, or a nested all: / any: group');
-const guard: Shape = union(
-  [
-    obj({ all: req(arr(guardItem)) }, 'every item holds'),
-    obj({ any: req(arr(guardItem)) }, 'at least one item holds'),
-  ],
-  'a condition group: all: [...] or any: [...]',
-);
+const guard: Shape = {
+  ...union(
+    [
+      obj({ all: req(arr(guardItem, undefined, { count: 1, why: 'an empty all: always holds: give it a condition, or remove the guard' })) }, 'every item holds'),
+      obj({ any: req(arr(guardItem, undefined, { count: 1, why: 'an empty any: never holds: give it a condition' })) }, 'at least one item holds'),
+    ],
+    'a condition group: all: [...] or any: [...]',
+  ),
+  mistake: (v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) && !('all' in v) && !('any' in v) && ('variable' in v || 'operator' in v)
+      ? 'a guard is a group of conditions: wrap this condition in all: (guard: { all: [ { variable: …, operator: …, value: … } ] }), or any: when one of several may hold'
+      : undefined,
+};
 guardItems.push(guard);
 
 const branch = obj(
@@ -95,13 +121,16 @@ export const targetSpec: Shape = union(
   'a state id, {target, set, guard}, or a list of those',
 );
 
+/** An HTTP body: any JSON, whose texts may hold {var} and well-written {secret:NAME}. */
+const httpBody: Shape = { kind: 'any', doc: 'a JSON body, with {var} interpolation in its texts', texts: matching('a text of the body', SECRET_TEXT, bodyTextProblem) };
+
 const param = obj(
   {
     type: str('the value type (default string)', VALUE_TYPES),
     required: bool('the LLM must give it'),
     description: str('what the LLM should put here'),
     enum: arr(any(), 'the allowed values'),
-    pattern: str('a regular expression the value must match'),
+    pattern: regex('a regular expression the value must match'),
     min: num('smallest number, or shortest text'),
     max: num('largest number, or longest text'),
   },
@@ -119,9 +148,9 @@ const tool = obj(
     http: obj(
       {
         method: str('HTTP method', ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-        url: req(str('the address, with {var} interpolation')),
-        body: any('a JSON body, with {var} interpolation in its texts'),
-        headers: map(str(), 'request headers'),
+        url: req(matching('the address, with {var} interpolation; it starts with https:// or {origin:NAME}', URL_TEXT, urlProblem)),
+        body: httpBody,
+        headers: map(matching('sent as written; {secret:NAME} is filled in by the server', HEADER_TEXT, headerProblem), 'request headers'),
         capture: map(str('a dotted path in the JSON answer'), 'variable -> path in the answer'),
         timeout_seconds: num('seconds the call may take (the server\'s default is 10, its maximum 60)', { min: 0.1, max: 60 }),
       },
@@ -129,7 +158,7 @@ const tool = obj(
     ),
     speech_cue: text('what the agent says when the tool was handled without a transition'),
     auto_extract: map(
-      obj({ patterns: req(arr(str(), 'regular expressions; group 1 is the value')) }),
+      obj({ patterns: req(arr(regex('a regular expression; group 1 is the value'), 'regular expressions; group 1 is the value')) }),
       'parameter -> patterns tried on the latest utterance when the LLM leaves it out',
     ),
     sets_variable: ignored(any(), 'Prepatu documentation key; parameters already name the variables'),
@@ -146,6 +175,10 @@ const hook = obj(
     data: map(any(), 'data sent with the emitted event'),
   },
   'one of set, clear or emit',
+  [
+    { kind: 'one-of', keys: ['set', 'clear', 'emit'], why: 'each on_enter and on_exit item does one thing: set, clear or emit; split it into one item each' },
+    { kind: 'when', key: 'data', require: ['emit'], why: 'data is sent with an emitted event: give emit, or remove data' },
+  ],
 );
 
 const choice = union(
@@ -207,7 +240,7 @@ const artifact: Shape = {
 
 const utteranceRule = obj(
   {
-    pattern: req(str('a JavaScript regular expression, matched case-insensitively')),
+    pattern: req(regex('a JavaScript regular expression, matched case-insensitively')),
     capture_to: union([variableName, arr(variableName)], 'variables for groups 1..n'),
     target: targetSpec,
     requires_confirmation: bool('the capture is pending until the visitor confirms it'),
@@ -289,8 +322,8 @@ const variable = obj(
 /** The whole document. */
 export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
   {
-    vfdl: num('language version (1)', { integer: true, min: 1 }),
-    id: req(str('the flow id, [a-z][a-z0-9_]*')),
+    vfdl: num('language version (1)', { integer: true, min: 1, max: 1, maxWhy: 'this kiosk reads VFDL version 1, the only one there is' }),
+    id: req(matching('the flow id, [a-z][a-z0-9_]*', '^[a-z][a-z0-9_-]*$', (v) => `flow id "${v}" must match [a-z][a-z0-9_]*: lower-case letters, digits and _, starting with a letter`)),
     title: text('shown on the idle screen (default: the id)'),
     description: text('a note for authors'),
     version: str('the flow\'s own version (semver)'),
@@ -298,11 +331,19 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
     languages: arr(str('a BCP 47 language tag'), 'the languages a visitor may choose (default: just `language`); it must hold `language`'),
     mode: str('kiosk (default) or assistant', ['kiosk', 'assistant']),
     base_prompt: text('prepended to every state\'s prompt'),
-    initial: stateName,
-    initial_state: stateName,
+    initial: startState,
+    initial_state: startState,
     variables: map(variable, 'declared variables', 'variable name'),
     tools: map(tool, 'tools shared by all states', 'tool name'),
-    states: req(map(state, 'the states, by id', 'state id')),
+    states: req({
+      ...map(state, 'the states, by id', 'state id'),
+      min: { count: 1, why: 'a flow needs at least one state' },
+      keys: {
+        pattern: '^(?!__(?!error__$))',
+        problem: (id) => (id === '__end__' ? '"__end__" is reserved: it ends the flow and cannot be defined' : 'state ids starting with "__" are reserved (only __error__ may be defined)'),
+        code: 'reserved-state',
+      },
+    }),
     turn_taking: turnTaking,
     settings: obj({
       base_system_prompt: text('Prepatu spelling of base_prompt'),
@@ -334,4 +375,5 @@ export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
   [blockedNotice, 'blocked_notice'],
   [turnTaking, 'turn_taking'],
   [utteranceRule, 'utterance_rule'],
+  [httpBody, 'http_body'],
 ]);
