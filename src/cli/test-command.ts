@@ -3,6 +3,7 @@
 // step's line and what differed), 2 when a flow or script is invalid.
 
 import { dirname, resolve, relative } from 'node:path';
+import { noonOf } from '../engine/language/dates.ts';
 import { formatDiagnostic } from '../engine/language/diagnostics.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import { loadFlow, type LoadedFlow } from '../engine/language/load-flow.ts';
@@ -78,7 +79,8 @@ function loadScript(file: string): { script: Script; loaded: LoadedFlow } | Outc
 /** Plays a script's steps against a new engine on a virtual clock, checking each expect; passed, or failed at the first that does not hold. */
 function play(script: Script, loaded: LoadedFlow, io: Io): Outcome {
   const file = script.file;
-  const clock = new VirtualClock(0);
+  // A flow that compares with today runs on the script's day; a day's noon keeps a visit's waits within it.
+  const clock = new VirtualClock(script.today === undefined ? 0 : noonOf(script.today));
   const engine = new FlowEngine(loaded, clock);
   let window: EngineMessage[] = [];
   let flowState: FlowStateMessage | null = null;

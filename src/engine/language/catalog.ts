@@ -8,6 +8,7 @@ import {
   REJECT_ACTION,
   resolveTool,
   SET_LANGUAGE,
+  stateBranches,
   type ChoiceOption,
   type FieldType,
   type Flow,
@@ -112,14 +113,7 @@ export function buildCatalog(flow: Flow): Catalog {
   for (const id of flow.stateOrder) {
     const s = flow.states[id]!;
     for (const h of [...s.onEnter, ...s.onExit]) if (h.kind === 'set') addSets(h.values, h.at);
-    const branches = [
-      ...Object.values(s.transitions.onUiEvent).flat(),
-      ...Object.values(s.transitions.onToolCall).flat(),
-      ...Object.values(s.transitions.onAction ?? {}).flatMap((o) => [...(o.done ?? []), ...(o.failed ?? [])]),
-      ...s.transitions.onUtterance.flatMap((r) => r.branches),
-      ...(s.gate?.onConfirm ?? []),
-    ];
-    for (const b of branches) addSets(b.set, [...b.at.slice(0, -1), 'set']);
+    for (const b of stateBranches(s)) addSets(b.set, [...b.at.slice(0, -1), 'set']);
   }
 
   const offered = new Map<string, string[]>();

@@ -91,6 +91,8 @@ export type Operator =
 
 export interface Condition {
   variable: string;
+  /** the condition is on the age in whole years, today, of the date in `variable` (`age_of`) */
+  age: boolean;
   operator: Operator;
   value?: unknown;
   at: SourcePath;
@@ -322,6 +324,25 @@ export function toolOfAnotherState(flow: Flow, name: string): { state: string; t
     if (tool) return { state: id, tool };
   }
   return undefined;
+}
+
+/** Every branch of a state's own transitions and of its gate's on_confirm, in the order written. */
+export function stateBranches(s: StateDef): Branch[] {
+  const t = s.transitions;
+  return [
+    ...Object.values(t.onUiEvent).flat(),
+    ...Object.values(t.onToolCall).flat(),
+    ...Object.values(t.onAction ?? {}).flatMap((o) => [...(o.done ?? []), ...(o.failed ?? [])]),
+    ...t.onUtterance.flatMap((r) => r.branches),
+    ...(s.gate?.onConfirm ?? []),
+  ];
+}
+
+/** Each condition of a guard, at any depth. */
+export function conditionsOf(g: Guard | Condition): Condition[] {
+  if ('all' in g) return g.all.flatMap(conditionsOf);
+  if ('any' in g) return g.any.flatMap(conditionsOf);
+  return [g];
 }
 
 /** True when a state offers an action-gated tool, so confirm_action/reject_action exist there. */

@@ -65,14 +65,19 @@ const turnTaking = obj(
 /** Operators that compare a value as a number or a date. */
 const ORDERING = ['gt', 'lt', 'gte', 'lte'] as const;
 
+/** What an age (`age_of`) can be compared with: a number of whole years. */
+const AGE_OPERATORS = ['eq', 'neq', 'gt', 'lt', 'gte', 'lte'] as const;
+
 const condition = obj(
   {
-    variable: req(variableName),
+    variable: variableName,
+    age_of: str('a date variable: the condition is on the age in whole years, today, of that date (age_of: date_of_birth, operator: gte, value: 18)'),
     operator: req(str('how to compare', OPERATORS)),
-    value: any('the value to compare with (not used by empty / not_empty)'),
+    value: any('the value to compare with (not used by empty / not_empty); a date may be today, today + 7 days or today - 18 years'),
   },
-  'one condition on a variable',
+  'one condition on a variable, or on the age of a date',
   [
+    { kind: 'one-of', keys: ['variable', 'age_of'], why: 'a condition is on a variable (variable: name) or on the age of a date (age_of: date_of_birth), one of the two' },
     { kind: 'when', key: 'operator', values: ['in', 'not_in'], require: ['value'], shapes: { value: arr(any(), 'the values', { count: 1, why: 'in and not_in need at least one value in the list' }) }, why: 'in and not_in take a list of values: value: [a, b]' },
     { kind: 'when', key: 'operator', values: ['empty', 'not_empty'], forbid: ['value'], why: 'empty and not_empty look at the variable alone: remove value' },
     { kind: 'when', key: 'operator', values: ['eq', 'neq', 'matches', ...ORDERING], require: ['value'], why: 'this operator compares the variable with a value: give value' },
@@ -80,10 +85,16 @@ const condition = obj(
       kind: 'when',
       key: 'operator',
       values: ORDERING,
-      shapes: { value: union([num(), matching('a number or a date', COMPARABLE_TEXT, (v) => `"${v}" cannot be compared as a number or a date: gt, lt, gte and lte take a number or a date (2008-11-24); for text use eq, in or matches`)]) },
-      why: 'gt, lt, gte and lte take a number or a date (2008-11-24)',
+      shapes: { value: union([num(), matching('a number or a date', COMPARABLE_TEXT, (v) => `"${v}" cannot be compared as a number or a date: gt, lt, gte and lte take a number, a date (2008-11-24), today, or a day counted from it (today - 18 years, today + 7 days); for text use eq, in or matches`)]) },
+      why: 'gt, lt, gte and lte take a number, a date (2008-11-24) or today (today - 18 years)',
     },
     { kind: 'when', key: 'operator', values: ['matches'], shapes: { value: regex('a regular expression, matched case-insensitively') }, why: 'matches takes a regular expression, as text' },
+    {
+      kind: 'when',
+      key: 'age_of',
+      shapes: { operator: str('how to compare an age', AGE_OPERATORS), value: num('an age in whole years', { integer: true, min: 0 }) },
+      why: 'an age (age_of) is compared with a number of whole years: operator eq, neq, gt, lt, gte or lte, and value: 18',
+    },
   ],
 );
 
@@ -100,7 +111,7 @@ const guard: Shape = {
     'a condition group: all: [...] or any: [...]',
   ),
   mistake: (v) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) && !('all' in v) && !('any' in v) && ('variable' in v || 'operator' in v)
+    v !== null && typeof v === 'object' && !Array.isArray(v) && !('all' in v) && !('any' in v) && ('variable' in v || 'age_of' in v || 'operator' in v)
       ? 'a guard is a group of conditions: wrap this condition in all: (guard: { all: [ { variable: …, operator: …, value: … } ] }), or any: when one of several may hold'
       : undefined,
 };

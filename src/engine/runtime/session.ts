@@ -6,7 +6,9 @@
 // size of everything the visitor has said so far.
 
 import type { Catalog } from '../language/catalog.ts';
+import { dayOf } from '../language/dates.ts';
 import { stateDef } from './error-state.ts';
+import type { GuardContext } from './guards.ts';
 import { shownValue } from './shown-values.ts';
 import { convertValue, type Converted } from '../language/values.ts';
 import type { Flow, StateDef } from '../language/flow.ts';
@@ -133,6 +135,11 @@ export class Turn {
 
   get state(): StateDef | undefined {
     return stateDef(this.flow, this.s.state);
+  }
+
+  /** What guards read now: the values, their types and the kiosk's date. */
+  get guards(): GuardContext {
+    return { value: (name) => own(this.s.values, name), type: (name) => this.cat.variables.get(name)?.type, today: dayOf(this.s.now) };
   }
 
   /** The values as a visitor reads them (choice labels, dates in words), each worked out when a template asks for it. */

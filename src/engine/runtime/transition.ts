@@ -61,7 +61,7 @@ export function attempt(t: Turn, branches: readonly Branch[], cause: Decision['c
       return false;
     }
   }
-  const chosen = branches.find((b) => !b.guard || guardHolds(b.guard, t.s.values));
+  const chosen = branches.find((b) => !b.guard || guardHolds(b.guard, t.guards));
   if (!chosen) {
     reportBlocked(t, branches[0]!.target, 'guard_failed', [], 'No branch of this transition has a guard that holds.');
     return false;
