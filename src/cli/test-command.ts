@@ -1,4 +1,4 @@
-// `vfdl test SCRIPT...`: runs conversation tests headless on a virtual clock, the LLM's part
+// `vfdl test SCRIPT...`: runs conversation tests (a folder's *.test.yaml files) headless on a virtual clock, the LLM's part
 // scripted. Exit 0 when every expectation holds, 1 when one does not (naming the script, the
 // step's line and what differed), 2 when a flow or script is invalid.
 
@@ -11,15 +11,16 @@ import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, F
 import { VirtualClock } from '../ports/clock.ts';
 import { checkNames, parseScript } from './conversation-script.ts';
 import { compare } from './expectations.ts';
-import { expandFiles, readText, type Io } from './io.ts';
+import { expandFiles, readText, skippedLine, type Io } from './io.ts';
 import type { CannedAnswer, Script, Step } from './script-types.ts';
 
 type Outcome = { status: 'passed'; steps: number } | { status: 'failed'; message: string } | { status: 'invalid'; message: string };
 
 export function runTests(paths: readonly string[], io: Io): number {
-  const files = expandFiles(paths);
+  const { files, skipped } = expandFiles(paths, 'scripts');
+  if (skipped.length) io.err(skippedLine('test', skipped, 'scripts'));
   if (files.length === 0) {
-    io.err('vfdl test: no conversation tests given');
+    io.err('vfdl test: no conversation tests given (a folder\'s tests are its *.test.yaml files)');
     return 2;
   }
   let passed = 0;

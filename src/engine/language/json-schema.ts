@@ -91,6 +91,7 @@ function objectSchema(shape: Extract<Shape, { kind: 'object' }>, defs: Map<strin
     type: 'object',
     properties,
     ...(required.length ? { required } : {}),
+    ...(shape.extensions ? { patternProperties: { '^x-': { description: "the author's own: ignored, a place for YAML anchors (&name) to merge from (<<: *name)" } } } : {}),
     additionalProperties: shape.open !== undefined,
     ...(oneOf.length === 1 ? { oneOf: oneOfSchema(oneOf[0]!) } : {}),
     ...(oneOf.length > 1 || when.length ? { allOf: [...(oneOf.length > 1 ? oneOf.map((r) => ({ oneOf: oneOfSchema(r) })) : []), ...when.map((r) => whenSchema(r, defs))] } : {}),

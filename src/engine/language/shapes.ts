@@ -41,6 +41,8 @@ export type Shape =
       open?: (value: Record<string, unknown>) => boolean;
       /** rules between its keys (exactly one of, required or forbidden with another) */
       rules?: readonly KeyRule[];
+      /** keys starting `x-` are the author's own, ignored: a place for YAML anchors to merge from */
+      extensions?: boolean;
     }
   | {
       kind: 'map';

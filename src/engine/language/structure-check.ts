@@ -151,6 +151,7 @@ function checkObject(r: Reporter, shape: ObjectShape, value: unknown, path: Sour
   const open = shape.open?.(obj) ?? false;
   for (const [k, v] of Object.entries(obj)) {
     const prop: Prop | undefined = own(shape.props, k);
+    if (!prop && shape.extensions && k.startsWith('x-')) continue;
     if (!prop) {
       if (!open) r.error('unknown-key', [...path, k], `unknown key "${k}"${didYouMean(k, Object.keys(shape.props))}`, true);
       continue;

@@ -330,8 +330,8 @@ const variable = obj(
   'a declared variable',
 );
 
-/** The whole document. */
-export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
+/** The whole document. Keys starting `x-` are the author's own (anchors to merge from). */
+export const flowShape: Extract<Shape, { kind: 'object' }> = { extensions: true, ...obj(
   {
     vfdl: num('language version (1)', { integer: true, min: 1, max: 1, maxWhy: 'this kiosk reads VFDL version 1, the only one there is' }),
     id: req(matching('the flow id, [a-z][a-z0-9_]*', '^[a-z][a-z0-9_-]*$', (v) => `flow id "${v}" must match [a-z][a-z0-9_]*: lower-case letters, digits and _, starting with a letter`)),
@@ -367,7 +367,7 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
     }),
   },
   'a VFDL flow',
-);
+) };
 
 /** Shapes used in several places, named once in the JSON Schema's $defs. */
 export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
