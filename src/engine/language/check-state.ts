@@ -55,6 +55,12 @@ function checkTexts(c: SemanticContext, s: StateDef): void {
   checkTemplate(s.ui.title, uiTextPath(c, s, s.ui.title), 'the artifact title');
   checkTemplate(s.ui.text, uiTextPath(c, s, s.ui.text), 'the artifact text');
   s.ui.fields.forEach((f) => checkTemplate(f.label, [...f.at, 'label'], 'a field label'));
+  for (const [name, value] of Object.entries(s.ui.params ?? {})) {
+    if (typeof value === 'string') checkTemplate(value, [...s.at, 'ui', 'params', name], `the card's "${name}"`);
+  }
+  if (s.ui.type === 'options' && s.ui.variable === undefined && !Object.hasOwn(s.transitions.onUiEvent, 'option_select')) {
+    c.r.error('no-effect', [...s.at, 'ui', 'options'], 'a tap on these options would do nothing: name the variable a tap sets (variable: …), or say where a tap leads (on_ui_event: { option_select: … })');
+  }
 }
 
 /** The artifact key (title, prompt, text or content) whose text became `text`. */

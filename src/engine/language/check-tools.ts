@@ -3,7 +3,7 @@
 
 import { generatedToolNames } from './catalog.ts';
 import { didYouMean } from './diagnostics.ts';
-import { resolveTool, toolOfAnotherState, type StateDef, type ToolDef } from './flow.ts';
+import { resolveTool, toolOfAnotherState, type SourcePath, type StateDef, type ToolDef } from './flow.ts';
 import { own } from './records.ts';
 import type { SemanticContext } from './semantic-context.ts';
 
@@ -13,6 +13,11 @@ export function checkTool(c: SemanticContext, name: string, t: ToolDef): void {
   checkTemplate(t.summary, [...t.at, 'summary'], `the summary of ${name}`);
   checkTemplate(t.speechCue, [...t.at, 'speech_cue'], `the speech cue of ${name}`);
   for (const p of t.parameters) if (p.pattern !== undefined) compiles(p.pattern, [...p.at, 'pattern'], '', 'parameter pattern');
+  if (t.http) {
+    // A name filled into the url or the body must exist: a typo would send an empty path segment or null.
+    checkTemplate(t.http.url, [...t.at, 'http', 'url'], `the url of ${name}`);
+    forEachText(t.http.body, [...t.at, 'http', 'body'], (text, at) => checkTemplate(text, at, `the body of ${name}`));
+  }
   for (const [param, patterns] of Object.entries(t.autoExtract)) {
     patterns.forEach((p, i) => compiles(p, [...t.at, 'auto_extract', param, 'patterns', i]));
   }
@@ -47,4 +52,11 @@ export function checkStateTools(c: SemanticContext, s: StateDef): void {
       r.error('tool-name-collision', path, `tool "${g}" collides with a tool the engine generates for state "${s.id}"; rename it`, i < 0);
     }
   }
+}
+
+/** Calls `visit` with each text inside a JSON value and where it is. */
+function forEachText(value: unknown, at: SourcePath, visit: (text: string, at: SourcePath) => void): void {
+  if (typeof value === 'string') visit(value, at);
+  else if (Array.isArray(value)) value.forEach((v, i) => forEachText(v, [...at, i], visit));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) forEachText(v, [...at, k], visit);
 }

@@ -56,6 +56,7 @@ function renderArtifact(a: Artifact, values: Values): Artifact {
     submitLabel: interpolate(a.submitLabel, values),
     options: a.options.map((o) => ({ ...o, label: interpolate(o.label, values) })),
     actions: a.actions.map((x) => ({ ...x, label: interpolate(x.label, values) })),
+    ...(a.params ? { params: dict(Object.entries(a.params).map(([k, v]) => [k, typeof v === 'string' ? interpolate(v, values) : v])) } : {}),
   };
 }
 
