@@ -17,6 +17,7 @@ import {
   type ToolDef,
   type ValueType,
 } from './flow.ts';
+import { globalBranches, globalIn } from './global.ts';
 import { languageName } from './localize.ts';
 import { dict, own } from './records.ts';
 import { paramJsonSchema } from './values.ts';
@@ -67,9 +68,14 @@ const FIELD_VALUE_TYPE: Record<FieldType, ValueType> = {
   checkbox: 'boolean',
 };
 
+/** The tools a state offers the LLM by name: its own list, then the flow's global ones. */
+function listedTools(flow: Flow, state: StateDef): string[] {
+  return [...new Set([...state.agent.tools, ...globalIn(flow, state).tools])];
+}
+
 function settersOf(flow: Flow, state: StateDef): Set<string> {
   const out = new Set<string>();
-  for (const name of state.agent.tools) {
+  for (const name of listedTools(flow, state)) {
     const tool = resolveTool(flow, state, name);
     if (!tool) continue;
     for (const v of Object.values(tool.capture)) out.add(v);
@@ -77,7 +83,7 @@ function settersOf(flow: Flow, state: StateDef): Set<string> {
   }
   for (const f of state.ui?.fields ?? []) out.add(f.id);
   if (state.ui?.variable) out.add(state.ui.variable);
-  for (const r of state.transitions.onUtterance) for (const v of [...r.captureTo, ...r.namedGroups]) out.add(v);
+  for (const r of [...state.transitions.onUtterance, ...globalIn(flow, state).onUtterance]) for (const v of [...r.captureTo, ...r.namedGroups]) out.add(v);
   return out;
 }
 
@@ -115,18 +121,24 @@ export function buildCatalog(flow: Flow): Catalog {
     for (const h of [...s.onEnter, ...s.onExit]) if (h.kind === 'set') addSets(h.values, h.at);
     for (const b of stateBranches(s)) addSets(b.set, [...b.at.slice(0, -1), 'set']);
   }
+  const g = flow.global;
+  if (g) {
+    for (const r of g.onUtterance) for (const v of [...r.captureTo, ...r.namedGroups]) add(v, 'string', r.at);
+    for (const b of globalBranches(g)) addSets(b.set, [...b.at.slice(0, -1), 'set']);
+  }
 
   const offered = new Map<string, string[]>();
   const toolSpecs = new Map<string, ToolSpec[]>();
   const settable = new Map<string, Set<string>>();
   for (const id of flow.stateOrder) {
     const s = flow.states[id]!;
-    const own = s.agent.tools.flatMap((name) => {
+    const listed = listedTools(flow, s);
+    const own = listed.flatMap((name) => {
       const t = resolveTool(flow, s, name);
       return t ? [toolSpec(t)] : [];
     });
     const made = generatedTools(flow, s);
-    offered.set(id, [...new Set([...s.agent.tools, ...made.map((t) => t.function.name)])]);
+    offered.set(id, [...new Set([...listed, ...made.map((t) => t.function.name)])]);
     toolSpecs.set(id, [...own, ...made]);
     settable.set(id, settersOf(flow, s));
   }

@@ -70,17 +70,22 @@ function checkActionOutcomes(c: SemanticContext, s: StateDef, offered: ReadonlyS
 /** `on_utterance`: each pattern compiles and has a group for every variable of capture_to; a target the gate makes useless is said. */
 function checkUtteranceRules(c: SemanticContext, s: StateDef): void {
   s.transitions.onUtterance.forEach((rule) => {
-    const re = c.compiles(rule.pattern, [...rule.at, 'pattern']);
-    if (re) {
-      const groups = new RegExp(`${re.source}|`).exec('')!.length - 1;
-      if (groups < rule.captureTo.length) {
-        c.r.error('bad-pattern', [...rule.at, 'pattern'], `pattern has ${groups} group(s) but capture_to names ${rule.captureTo.length} variables`);
-      }
-    }
-    c.checkBranches(rule.branches);
+    checkRule(c, rule);
     const unused = gatedTarget(s, rule);
     if (unused) c.r.warn('never-taken', [...rule.at, 'target'], unused, true);
   });
+}
+
+/** One utterance rule (a state's or global): its pattern compiles and has a group for every variable of capture_to, and its branches. */
+export function checkRule(c: SemanticContext, rule: UtteranceRule): void {
+  const re = c.compiles(rule.pattern, [...rule.at, 'pattern']);
+  if (re) {
+    const groups = new RegExp(`${re.source}|`).exec('')!.length - 1;
+    if (groups < rule.captureTo.length) {
+      c.r.error('bad-pattern', [...rule.at, 'pattern'], `pattern has ${groups} group(s) but capture_to names ${rule.captureTo.length} variables`);
+    }
+  }
+  c.checkBranches(rule.branches);
 }
 
 /**

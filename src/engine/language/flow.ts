@@ -269,6 +269,22 @@ export interface StateDef {
   at: SourcePath;
 }
 
+/**
+ * Flow-wide ways out (`global`): in every state but terminal ones and those in `except`, below
+ * the state's own transitions in priority, and not held back by a confirmation gate.
+ */
+export interface GlobalDef {
+  onUiEvent: Readonly<Record<string, readonly Branch[]>>;
+  onToolCall: Readonly<Record<string, readonly Branch[]>>;
+  onUtterance: readonly UtteranceRule[];
+  /** tools of the flow's `tools` offered to the LLM in every state */
+  tools: readonly string[];
+  /** buttons on every screen */
+  actions: readonly UiAction[];
+  except: readonly string[];
+  at: SourcePath;
+}
+
 export interface FlowSettings {
   maxDurationSecs?: number;
   onTimeout?: string;
@@ -302,6 +318,7 @@ export interface Flow {
   /** state ids in the order they were written */
   stateOrder: readonly string[];
   settings: FlowSettings;
+  global?: GlobalDef;
 }
 
 export const CONFIRM_ACTION = 'confirm_action';

@@ -48,6 +48,15 @@ function stateLines(flow: Flow, s: StateDef, out: string[]): void {
 export function flowToMermaid(flow: Flow): string {
   const out = ['stateDiagram-v2', `  [*] --> ${node(flow.initial)}`];
   for (const id of flow.stateOrder) stateLines(flow, flow.states[id]!, out);
+  const g = flow.global;
+  if (g) {
+    const ways = [
+      ...Object.entries(g.onUiEvent).map(([event, bs]) => `tap ${event} to ${bs.map((b) => b.target).join(' or ')}`),
+      ...Object.entries(g.onToolCall).map(([tool, bs]) => `tool ${tool} to ${bs.map((b) => b.target).join(' or ')}`),
+      ...g.onUtterance.filter((r) => r.branches.length).map((r, i) => `said pattern ${i + 1} to ${r.branches.map((b) => b.target).join(' or ')}`),
+    ];
+    if (ways.length) out.push(`  note right of ${node(flow.initial)}`, `    from every state${g.except.length ? ` but ${g.except.join(', ')}` : ''}`, ...ways.map((w) => `    ${label(w)}`), '  end note');
+  }
   if (flow.settings.maxDurationSecs !== undefined) {
     out.push(`  note left of ${node(flow.initial)}`, `    any state goes to ${flow.settings.onTimeout ?? 'the end'} after ${flow.settings.maxDurationSecs}s`, '  end note');
   }

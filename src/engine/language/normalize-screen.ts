@@ -1,7 +1,7 @@
 // A state's screen (`ui`) in the Flow model: its artifact type, fields, options and buttons, with
 // Prepatu's `prompt` folded into a title or text.
 
-import type { Artifact, ChoiceOption, Field, SourcePath } from './flow.ts';
+import type { Artifact, ChoiceOption, Field, SourcePath, UiAction } from './flow.ts';
 import { asArr, asBool, asObj, asStr, isObj, oneOf } from './raw-values.ts';
 import { FIELD_TYPES, RENDERED_ARTIFACTS } from './syntax.ts';
 
@@ -69,12 +69,17 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
     submitLabel: asStr(raw['submit_label']) ?? 'Continue',
     options: normalizeOptions(raw['options']),
     ...(asStr(raw['variable']) !== undefined ? { variable: asStr(raw['variable'])! } : {}),
-    actions: asArr(raw['actions']).flatMap((a) => {
-      const o = asObj(a);
-      const tool = asStr(o['tool']);
-      const event = asStr(o['event']);
-      return event ? [{ event, label: asStr(o['label']) ?? event, ...(tool !== undefined ? { tool } : {}) }] : [];
-    }),
+    actions: normalizeActions(raw['actions']),
     ...(isObj(raw['params']) ? { params: raw['params'] } : {}),
   };
+}
+
+/** Buttons (`actions`): each sends its event, and one with `tool` proposes that tool's action. */
+export function normalizeActions(raw: unknown): UiAction[] {
+  return asArr(raw).flatMap((a) => {
+    const o = asObj(a);
+    const tool = asStr(o['tool']);
+    const event = asStr(o['event']);
+    return event ? [{ event, label: asStr(o['label']) ?? event, ...(tool !== undefined ? { tool } : {}) }] : [];
+  });
 }

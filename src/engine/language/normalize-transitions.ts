@@ -35,7 +35,7 @@ export function normalizeTransitions(tr: Obj, trAt: SourcePath): Transitions {
 }
 
 /** `on_utterance`: each rule's pattern, where its captures go, and its target's branches. */
-function normalizeUtteranceRules(raw: unknown, at: SourcePath): UtteranceRule[] {
+export function normalizeUtteranceRules(raw: unknown, at: SourcePath): UtteranceRule[] {
   return asArr(raw).map((rule, i) => {
     const u = asObj(rule);
     const pattern = asStr(u['pattern']) ?? '';

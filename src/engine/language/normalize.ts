@@ -4,6 +4,7 @@
 // its states; a state's transitions, gate, screen and tools are read in normalize-*.ts.
 
 import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, TurnTakingDef, VariableDecl } from './flow.ts';
+import { normalizeGlobal } from './global.ts';
 import { normalizeGate, withUtteranceConfirmations, type BlockedNotice } from './normalize-gate.ts';
 import { normalizeArtifact } from './normalize-screen.ts';
 import { normalizeTools } from './normalize-tools.ts';
@@ -75,6 +76,7 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
       allowBack: asBool(settings['allow_back'], false),
       ...flowNotify,
     },
+    ...(isObj(d['global']) ? { global: normalizeGlobal(d['global'])! } : {}),
   };
 }
 

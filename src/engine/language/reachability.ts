@@ -2,6 +2,7 @@
 // too), the states no visit reaches, whether a visit can end, and ways out that need the LLM.
 
 import { END, ERROR, resolveTool, type Branch, type Flow, type StateDef } from './flow.ts';
+import { globalIn } from './global.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
 import { formTool, toolButtons } from './touch.ts';
@@ -23,6 +24,10 @@ export function edgesOf(flow: Flow, s: StateDef): string[] {
     out.push(s.gate.onReject.target ?? s.id);
   }
   if (flow.settings.maxDurationSecs !== undefined) out.push(flow.settings.onTimeout ?? END);
+  const g = globalIn(flow, s);
+  Object.values(g.onUiEvent).forEach(push);
+  Object.values(g.onToolCall).forEach(push);
+  g.onUtterance.forEach((r) => push(r.branches));
   return out;
 }
 

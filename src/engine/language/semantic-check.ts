@@ -4,6 +4,7 @@
 // check-transitions.ts), unique ids, types and reachability.
 
 import type { Catalog } from './catalog.ts';
+import { checkGlobal } from './check-global.ts';
 import { checkState, checkTurnTaking } from './check-state.ts';
 import { checkTool } from './check-tools.ts';
 import { END, ERROR, type Flow } from './flow.ts';
@@ -21,6 +22,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   checkStart(c);
   for (const [name, t] of Object.entries(flow.tools)) checkTool(c, name, t);
   for (const id of flow.stateOrder) checkState(c, flow.states[id]!);
+  checkGlobal(c);
 
   checkUniqueIds(r);
   checkTypes(r, flow, cat);

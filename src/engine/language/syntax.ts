@@ -1,12 +1,14 @@
 // The syntax of a VFDL file as data: every key, its kind and what it means. The structural
 // checker (structure-check.ts) and the editor's JSON Schema (json-schema.ts) are both derived from
-// this one table, so the checker and the editor never disagree about what a file may say.
+// this one table, so the checker and the editor never disagree about what a file may say. Where a
+// transition leads (targets, branches, guards) is in syntax-targets.ts.
 
-import { COMPARABLE_TEXT } from './dates.ts';
 import { bodyTextProblem, HEADER_TEXT, headerProblem, SECRET_TEXT, URL_TEXT, urlProblem } from './http-texts.ts';
 import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
+import { branch, condition, guard, stateName, targetSpec, variableName } from './syntax-targets.ts';
 
 export type { KeyRule, Prop, Shape } from './shapes.ts';
+export { OPERATORS, targetSpec } from './syntax-targets.ts';
 
 export const VALUE_TYPES = [
   'string',
@@ -23,22 +25,7 @@ export const VALUE_TYPES = [
 export const FIELD_TYPES = ['text', 'email', 'tel', 'number', 'date', 'select', 'radio', 'checkbox'] as const;
 export const RENDERED_ARTIFACTS = ['form', 'options', 'card'] as const;
 export const OTHER_ARTIFACTS = ['orb_layout', 'navigate', 'feedback', 'dismiss', 'custom'] as const;
-export const OPERATORS = [
-  'eq',
-  'neq',
-  'in',
-  'not_in',
-  'empty',
-  'not_empty',
-  'gt',
-  'lt',
-  'gte',
-  'lte',
-  'matches',
-] as const;
 
-const variableName = str('a variable name');
-const stateName = str('a state id, or __end__');
 /** Where a visit starts: a state of the flow, never one of the reserved ends. */
 const startState = matching('the state a visit starts in', '^(?!__end__$|__error__$)', (v) => `a visit cannot start in "${v}": name a state of this flow`);
 
@@ -60,76 +47,6 @@ const turnTaking = obj(
     expect: str('the answer awaited: auto (from the field being asked), free or dictation', ['auto', 'free', 'dictation']),
   },
   'how the kiosk listens: when a spoken answer has ended, what is noise, and interruptions',
-);
-
-/** Operators that compare a value as a number or a date. */
-const ORDERING = ['gt', 'lt', 'gte', 'lte'] as const;
-
-/** What an age (`age_of`) can be compared with: a number of whole years. */
-const AGE_OPERATORS = ['eq', 'neq', 'gt', 'lt', 'gte', 'lte'] as const;
-
-const condition = obj(
-  {
-    variable: variableName,
-    age_of: str('a date variable: the condition is on the age in whole years, today, of that date (age_of: date_of_birth, operator: gte, value: 18)'),
-    operator: req(str('how to compare', OPERATORS)),
-    value: any('the value to compare with (not used by empty / not_empty); a date may be today, today + 7 days or today - 18 years'),
-  },
-  'one condition on a variable, or on the age of a date',
-  [
-    { kind: 'one-of', keys: ['variable', 'age_of'], why: 'a condition is on a variable (variable: name) or on the age of a date (age_of: date_of_birth), one of the two' },
-    { kind: 'when', key: 'operator', values: ['in', 'not_in'], require: ['value'], shapes: { value: arr(any(), 'the values', { count: 1, why: 'in and not_in need at least one value in the list' }) }, why: 'in and not_in take a list of values: value: [a, b]' },
-    { kind: 'when', key: 'operator', values: ['empty', 'not_empty'], forbid: ['value'], why: 'empty and not_empty look at the variable alone: remove value' },
-    { kind: 'when', key: 'operator', values: ['eq', 'neq', 'matches', ...ORDERING], require: ['value'], why: 'this operator compares the variable with a value: give value' },
-    {
-      kind: 'when',
-      key: 'operator',
-      values: ORDERING,
-      shapes: { value: union([num(), matching('a number or a date', COMPARABLE_TEXT, (v) => `"${v}" cannot be compared as a number or a date: gt, lt, gte and lte take a number, a date (2008-11-24), today, or a day counted from it (today - 18 years, today + 7 days); for text use eq, in or matches`)]) },
-      why: 'gt, lt, gte and lte take a number, a date (2008-11-24) or today (today - 18 years)',
-    },
-    { kind: 'when', key: 'operator', values: ['matches'], shapes: { value: regex('a regular expression, matched case-insensitively') }, why: 'matches takes a regular expression, as text' },
-    {
-      kind: 'when',
-      key: 'age_of',
-      shapes: { operator: str('how to compare an age', AGE_OPERATORS), value: num('an age in whole years', { integer: true, min: 0 }) },
-      why: 'an age (age_of) is compared with a number of whole years: operator eq, neq, gt, lt, gte or lte, and value: 18',
-    },
-  ],
-);
-
-// Guards nest: a group's items are conditions or groups, to any depth. The item shape refers to
-// the group shape, which is added to it once made (the JSON Schema names it, so $ref closes the loop).
-const guardItems: Shape[] = [condition];
-const guardItem = union(guardItems, 'a condition, or a nested all: / any: group');
-const guard: Shape = {
-  ...union(
-    [
-      obj({ all: req(arr(guardItem, undefined, { count: 1, why: 'an empty all: always holds: give it a condition, or remove the guard' })) }, 'every item holds'),
-      obj({ any: req(arr(guardItem, undefined, { count: 1, why: 'an empty any: never holds: give it a condition' })) }, 'at least one item holds'),
-    ],
-    'a condition group: all: [...] or any: [...]',
-  ),
-  mistake: (v) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) && !('all' in v) && !('any' in v) && ('variable' in v || 'age_of' in v || 'operator' in v)
-      ? 'a guard is a group of conditions: wrap this condition in all: (guard: { all: [ { variable: …, operator: …, value: … } ] }), or any: when one of several may hold'
-      : undefined,
-};
-guardItems.push(guard);
-
-const branch = obj(
-  {
-    target: req(stateName),
-    set: map(any(), 'variables to set when this branch is taken'),
-    guard,
-  },
-  'a target with optional values to set and a guard',
-);
-
-/** A transition target: a state id, one branch, or a list of branches (first whose guard holds). */
-export const targetSpec: Shape = union(
-  [stateName, branch, arr(union([branch, stateName]), 'branches, tried in order')],
-  'a state id, {target, set, guard}, or a list of those',
 );
 
 /** An HTTP body: any JSON, whose texts may hold {var} and well-written {secret:NAME}. */
@@ -217,6 +134,12 @@ const field = obj(
   'a form field',
 );
 
+const uiAction = obj({
+  event: req(str('the UI event sent')),
+  label: req(text('the button text')),
+  tool: str('a tap proposes this tool\'s action, as the LLM calling it would'),
+});
+
 const artifact: Shape = {
   ...obj(
     {
@@ -234,14 +157,7 @@ const artifact: Shape = {
       submit_label: text('the submit button (default "Continue")'),
       options: arr(choice, 'one big button per option'),
       variable: str('for options: the variable a tap sets'),
-      actions: arr(
-        obj({
-          event: req(str('the UI event sent')),
-          label: req(text('the button text')),
-          tool: str('a tap proposes this tool\'s action, as the LLM calling it would'),
-        }),
-        'extra buttons that send UI events',
-      ),
+      actions: arr(uiAction, 'extra buttons that send UI events'),
       params: map(any(), 'values shown on a card'),
     },
     'what the screen shows in this state',
@@ -318,6 +234,19 @@ const state = obj(
   'a state of the flow',
 );
 
+/** Ways out of every state (a person, start over), below each state's own in priority. */
+const globalBlock = obj(
+  {
+    tools: arr(str(), 'tools of the flow\'s tools offered to the LLM in every state'),
+    actions: arr(uiAction, 'buttons on every screen'),
+    on_ui_event: map(targetSpec, 'UI event -> target, from every state', 'event name'),
+    on_tool_call: map(targetSpec, 'tool -> target, from every state', 'tool name'),
+    on_utterance: arr(utteranceRule, 'rules tried after the state\'s own, in every state'),
+    except: arr(stateName, 'states where none of this applies'),
+  },
+  'flow-wide ways out: in every state but terminal ones and those in except, below the state\'s own transitions',
+);
+
 const variable = obj(
   {
     type: str('the value type', VALUE_TYPES),
@@ -346,6 +275,7 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = { extensions: true,
     initial_state: startState,
     variables: map(variable, 'declared variables', 'variable name'),
     tools: map(tool, 'tools shared by all states', 'tool name'),
+    global: globalBlock,
     states: req({
       ...map(state, 'the states, by id', 'state id'),
       min: { count: 1, why: 'a flow needs at least one state' },
@@ -387,4 +317,6 @@ export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
   [turnTaking, 'turn_taking'],
   [utteranceRule, 'utterance_rule'],
   [httpBody, 'http_body'],
+  [uiAction, 'button'],
+  [globalBlock, 'global'],
 ]);

@@ -7,6 +7,7 @@ import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } f
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
 import { stillNeeded } from './after-tool.ts';
+import { globalIn } from '../language/global.ts';
 import { pattern } from '../language/patterns.ts';
 import { dict, own } from '../language/records.ts';
 import { isBlank } from '../language/values.ts';
@@ -46,26 +47,31 @@ export function handleUtterance(t: Turn, raw: string): void {
       return;
     }
   }
-  for (const rule of state.transitions.onUtterance) {
-    const captures = matchRule(t, rule, text);
-    if (!captures) continue;
-    for (const [v, value] of Object.entries(captures)) t.setValue(v, value, 'utterance');
-    const waitsForConfirmation = rule.requiresConfirmation || Object.keys(captures).some((v) => t.s.gate[v] === 'pending');
-    if (rule.branches.length > 0 && !rule.requiresConfirmation) {
-      if (attempt(t, rule.branches, 'utterance', false)) return;
-    }
-    if (waitsForConfirmation && t.pendingVars().length > 0) {
-      t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
-    } else if (rule.branches.length > 0) {
-      // Matched but a guard said no: the LLM explains, so the kiosk is never silent.
-      t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
-    } else {
-      // A capture-only rule: the LLM is skipped, the engine says what is still needed.
-      t.emit({ type: 'speech_cue', text: stillNeeded(t), reason: 'captured' });
-    }
-    return;
-  }
+  // The state's own rules, then the flow's global ones (ways out, not held back by the gate).
+  for (const rule of state.transitions.onUtterance) if (tryRule(t, rule, text, false)) return;
+  for (const rule of globalIn(t.flow, state).onUtterance) if (tryRule(t, rule, text, true)) return;
   t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
+}
+
+/** One utterance rule on the transcript: false when it does not match; else its captures, move and answer. */
+function tryRule(t: Turn, rule: UtteranceRule, text: string, bypassGate: boolean): boolean {
+  const captures = matchRule(t, rule, text);
+  if (!captures) return false;
+  for (const [v, value] of Object.entries(captures)) t.setValue(v, value, 'utterance');
+  const waitsForConfirmation = rule.requiresConfirmation || Object.keys(captures).some((v) => t.s.gate[v] === 'pending');
+  if (rule.branches.length > 0 && !rule.requiresConfirmation) {
+    if (attempt(t, rule.branches, 'utterance', bypassGate)) return true;
+  }
+  if (waitsForConfirmation && t.pendingVars().length > 0) {
+    t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
+  } else if (rule.branches.length > 0) {
+    // Matched but a guard said no: the LLM explains, so the kiosk is never silent.
+    t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
+  } else {
+    // A capture-only rule: the LLM is skipped, the engine says what is still needed.
+    t.emit({ type: 'speech_cue', text: stillNeeded(t), reason: 'captured' });
+  }
+  return true;
 }
 
 /**

@@ -4,6 +4,7 @@
 
 import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
 import { stateDef } from './error-state.ts';
+import { globalIn } from '../language/global.ts';
 import { interpolate, interpolateDeep, type Values } from '../language/interpolate.ts';
 import { languageName, primaryLanguage } from '../language/localize.ts';
 import type { FlowStateMessage, GateStatus, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
@@ -91,13 +92,18 @@ function partsOf(t: Turn, s: StateDef): StaticParts {
   let parts = staticParts.get(s);
   if (!parts) {
     parts = {
-      actions: s.ui ? [...s.ui.actions, ...toolButtons(t.flow, s)] : [],
+      actions: s.ui ? withGlobalActions([...s.ui.actions, ...toolButtons(t.flow, s)], globalIn(t.flow, s).actions) : [],
       shownVariables: [...new Set([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...(s.gate?.variables ?? [])])],
       turnTaking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
     };
     staticParts.set(s, parts);
   }
   return parts;
+}
+
+/** The screen's buttons, then the flow's global ones it does not already have (by event). */
+function withGlobalActions(own: readonly UiAction[], global: readonly UiAction[]): UiAction[] {
+  return [...own, ...global.filter((g) => !own.some((a) => a.event === g.event))];
 }
 
 /** The `flow_state` of state `s` as the session stands: on entry, and again when a visit resumes. */

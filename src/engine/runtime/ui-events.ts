@@ -3,6 +3,7 @@
 
 import { resolveTool, type Branch, type StateDef, type ToolDef } from '../language/flow.ts';
 import { displayValue } from '../language/interpolate.ts';
+import { globalIn } from '../language/global.ts';
 import { dict, own } from '../language/records.ts';
 import { formTool, paramVariable, toolButtons } from '../language/touch.ts';
 import { isBlank } from '../language/values.ts';
@@ -30,8 +31,9 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
   const state = t.state;
   if (!state) return;
   const mapped = own(state.transitions.onUiEvent, ev.event);
+  const global = globalIn(t.flow, state);
   // A button that names a tool proposes that tool's action, as the LLM's call would.
-  const toolName = state.ui?.actions.find((a) => a.event === ev.event && a.tool !== undefined)?.tool;
+  const toolName = [...(state.ui?.actions ?? []), ...global.actions].find((a) => a.event === ev.event && a.tool !== undefined)?.tool;
   const tapped = toolName === undefined ? undefined : resolveTool(t.flow, state, toolName);
   if (tapped) {
     tapTool(t, tapped);
@@ -44,7 +46,11 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
   if (button && branches) {
     t.system(`[flow engine] The visitor tapped "${button.label}", which does what ${button.event} does.`);
     attempt(t, branches, 'ui', true);
+    return;
   }
+  // Below everything of the state's own: the flow's global mapping.
+  const everywhere = own(global.onUiEvent, ev.event);
+  if (everywhere) attempt(t, everywhere, 'ui', true);
 }
 
 /** `form_submit`: the form's values checked and kept, then the mapping, the form's tool or the gate moves on. */
