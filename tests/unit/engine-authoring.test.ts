@@ -93,7 +93,7 @@ states:
   only:
     on_enter: [ { set: { a: 1 }, emit: started } ]
     ui: { artifact_type: card, title: Hi }
-`)).toEqual(['f.yaml:5:17: error: each on_enter and on_exit item does one thing: set, clear or emit; split it into one item each (this one has set and emit) [bad-value]']);
+`)).toEqual(['f.yaml:5:17: error: each on_enter and on_exit item does one thing: set, clear, emit or call; split it into one item each (this one has set and emit) [bad-value]']);
   });
 
   it('a language version other than 1', () => {

@@ -81,6 +81,10 @@ function settersOf(flow: Flow, state: StateDef): Set<string> {
     for (const v of Object.values(tool.capture)) out.add(v);
     if (tool.http) for (const v of Object.keys(tool.http.capture)) out.add(v);
   }
+  for (const h of state.onEnter) {
+    const called = h.kind === 'call' ? resolveTool(flow, state, h.tool) : undefined;
+    if (called?.http) for (const v of Object.keys(called.http.capture)) out.add(v);
+  }
   for (const f of state.ui?.fields ?? []) out.add(f.id);
   if (state.ui?.variable) out.add(state.ui.variable);
   for (const r of [...state.transitions.onUtterance, ...globalIn(flow, state).onUtterance]) for (const v of [...r.captureTo, ...r.namedGroups]) out.add(v);

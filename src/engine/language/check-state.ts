@@ -3,7 +3,8 @@
 
 import { checkStateTools } from './check-tools.ts';
 import { checkTransitions } from './check-transitions.ts';
-import { TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
+import { didYouMean } from './diagnostics.ts';
+import { resolveTool, TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
 import type { SemanticContext } from './semantic-context.ts';
 import type { Reporter } from './source.ts';
 
@@ -69,10 +70,29 @@ function uiTextPath(c: SemanticContext, s: StateDef, text: string | undefined): 
   return key ? [...s.at, 'ui', key] : [...s.at, 'ui'];
 }
 
-/** on_enter and on_exit name variables that exist. (That each item does one thing is in the syntax table.) */
+/** on_enter and on_exit name variables and tools that exist, and call only what can run on entering. (That each item does one thing is in the syntax table.) */
 function checkHooks(c: SemanticContext, s: StateDef): void {
   for (const h of [...s.onEnter, ...s.onExit]) {
     if (h.kind === 'clear') h.variables.forEach((v, i) => c.checkVar(v, [...h.at, i], 'clear'));
     if (h.kind === 'set') for (const [k, v] of Object.entries(h.values)) if (typeof v === 'string') c.checkTemplate(v, [...h.at, k], 'a set value');
+    if (h.kind === 'call') checkCall(c, s, h.tool, h.at, s.onExit.includes(h));
   }
+}
+
+/** A `call` item: on entering a state that goes on, a tool of the state's with an HTTP action that needs no yes. */
+function checkCall(c: SemanticContext, s: StateDef, name: string, at: SourcePath, onExit: boolean): void {
+  const tool = resolveTool(c.flow, s, name);
+  const why = onExit
+    ? 'call runs on entering a state: on_exit could not wait for its answer; call it in on_enter of the state that follows'
+    : s.terminal
+      ? `"${s.id}" is a terminal state: the flow ends as it is entered, so the answer of the call would never be heard`
+      : !tool
+        ? undefined
+        : !tool.http
+          ? `"${name}" has no http effect: call runs a tool's HTTP action on entering (a lookup that fills the screen)`
+          : tool.confirm
+            ? `"${name}" waits for the visitor's yes (confirm: true), and on entering nobody has asked for it: offer it on a button (actions: [{ event, label, tool: ${name} }]) or to the LLM`
+            : undefined;
+  if (why) c.r.error('bad-value', at, why);
+  else if (!tool) c.r.error('unknown-tool', at, `tool "${name}" is not defined in this state's tools or the flow's tools${didYouMean(name, [...Object.keys(s.tools), ...Object.keys(c.flow.tools)])}`);
 }

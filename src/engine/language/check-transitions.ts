@@ -32,11 +32,11 @@ function checkToolCalls(c: SemanticContext, s: StateDef, offered: ReadonlySet<st
   }
 }
 
-/** Buttons that name a tool: the tool is defined, and an on_ui_event mapping of the same event is never used. Returns the tools tapped. */
+/** Buttons that name a tool: the tool is defined, and an on_ui_event mapping of the same event is never used. Returns the tools tapped, and those called on entering. */
 function checkToolButtons(c: SemanticContext, s: StateDef): Set<string> {
   const { r, flow } = c;
   const defined = [...Object.keys(s.tools), ...Object.keys(flow.tools)];
-  const tapped = new Set<string>();
+  const tapped = new Set<string>(s.onEnter.flatMap((h) => (h.kind === 'call' ? [h.tool] : [])));
   (s.ui?.actions ?? []).forEach((a, i) => {
     if (a.tool === undefined) return;
     tapped.add(a.tool);
@@ -58,7 +58,7 @@ function checkActionOutcomes(c: SemanticContext, s: StateDef, offered: ReadonlyS
     const def = resolveTool(flow, s, tool);
     if (!def || !(offered.has(tool) || tapped.has(tool))) {
       const here = [...offered, ...tapped].filter((n) => resolveTool(flow, s, n)?.http);
-      r.error('unknown-tool', path, `"${tool}" is neither offered to the LLM here nor on a button of this state${didYouMean(tool, here)}`, true);
+      r.error('unknown-tool', path, `"${tool}" is neither offered to the LLM here, nor on a button of this state, nor called on entering it${didYouMean(tool, here)}`, true);
     } else if (!def.http) {
       r.error('bad-value', path, `"${tool}" has no http effect, so its action can neither be done nor fail later; on_tool_call says where it leads`, true);
     }

@@ -149,7 +149,9 @@ export interface Transitions {
 export type HookAction =
   | { kind: 'set'; values: Readonly<Record<string, unknown>>; at: SourcePath }
   | { kind: 'clear'; variables: readonly string[]; at: SourcePath }
-  | { kind: 'emit'; event: string; data?: Readonly<Record<string, unknown>>; at: SourcePath };
+  | { kind: 'emit'; event: string; data?: Readonly<Record<string, unknown>>; at: SourcePath }
+  /** on entering: run the tool's HTTP action at once, its arguments from the variables */
+  | { kind: 'call'; tool: string; at: SourcePath };
 
 export interface ChoiceOption {
   id: string;

@@ -99,6 +99,7 @@ function normalizeHooks(raw: unknown, at: SourcePath): HookAction[] {
     const here = [...at, i];
     if (isObj(o['set'])) return [{ kind: 'set', values: o['set'], at: [...here, 'set'] }];
     if (o['clear'] !== undefined) return [{ kind: 'clear', variables: strList(o['clear']), at: [...here, 'clear'] }];
+    if (typeof o['call'] === 'string') return [{ kind: 'call', tool: o['call'], at: [...here, 'call'] }];
     if (typeof o['emit'] === 'string') {
       return [{ kind: 'emit', event: o['emit'], ...(isObj(o['data']) ? { data: o['data'] } : {}), at: [...here, 'emit'] }];
     }

@@ -101,10 +101,11 @@ const hook = obj(
     clear: union([variableName, arr(variableName)], 'variables to empty'),
     emit: str('an analytics event name'),
     data: map(any(), 'data sent with the emitted event'),
+    call: str('on entering: a tool whose HTTP action runs at once, its arguments from the variables (a lookup that fills the screen)'),
   },
-  'one of set, clear or emit',
+  'one of set, clear, emit or call',
   [
-    { kind: 'one-of', keys: ['set', 'clear', 'emit'], why: 'each on_enter and on_exit item does one thing: set, clear or emit; split it into one item each' },
+    { kind: 'one-of', keys: ['set', 'clear', 'emit', 'call'], why: 'each on_enter and on_exit item does one thing: set, clear, emit or call; split it into one item each' },
     { kind: 'when', key: 'data', require: ['emit'], why: 'data is sent with an emitted event: give emit, or remove data' },
   ],
 );

@@ -11,13 +11,17 @@ import type { FlowStateMessage, GateStatus, ResponseConstraintWire, TurnTakingWi
 import { copy, dict } from '../language/records.ts';
 import type { Turn } from './session.ts';
 import { toolButtons } from '../language/touch.ts';
+import { callOnEntry } from './action-effects.ts';
 
+/** A state's on_enter or on_exit items, in order: set, clear, emit, and (on entry) call. */
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
   for (const h of hooks) {
     if (h.kind === 'set') {
       for (const [k, v] of Object.entries(h.values)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'hook', true);
     } else if (h.kind === 'clear') {
       for (const v of h.variables) t.clearValue(v, 'hook');
+    } else if (h.kind === 'call') {
+      callOnEntry(t, h.tool);
     } else {
       t.emit({
         type: 'analytics',

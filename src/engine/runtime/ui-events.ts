@@ -11,7 +11,8 @@ import { afterTool } from './after-tool.ts';
 import { confirmVariables } from './gate.ts';
 import type { UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
-import { checkArguments, decideAction, editAction, tapTool } from './tool-call.ts';
+import { checkArguments } from './arguments.ts';
+import { decideAction, editAction, tapTool } from './tool-call.ts';
 import { attempt, reportBlocked } from './transition.ts';
 
 /** One UI event as its handler gets it: the turn, the event, the state it happened in and the event's mapping there. */
