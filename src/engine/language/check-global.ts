@@ -47,4 +47,5 @@ export function checkGlobal(c: SemanticContext): void {
     if (rule.requiresConfirmation) r.error('bad-value', [...rule.at, 'requires_confirmation'], 'a global rule is not behind any gate: requires_confirmation belongs on a state\'s own rule', true);
   });
   g.except.forEach((id, i) => c.checkTarget(id, [...g.at, 'except', i]));
+  if (g.onNoMatch) c.checkTarget(g.onNoMatch.fallback, [...g.onNoMatch.at, 'fallback']);
 }

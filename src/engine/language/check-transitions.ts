@@ -16,6 +16,8 @@ export function checkTransitions(c: SemanticContext, s: StateDef): void {
   checkActionOutcomes(c, s, offered, tapped);
   checkUtteranceRules(c, s);
   checkTimeout(c, s);
+  const noMatch = s.transitions.onNoMatch;
+  if (noMatch) c.checkTarget(noMatch.fallback, [...noMatch.at, 'fallback']);
 }
 
 /** `on_tool_call`: each tool is one the state offers the LLM or a button of its screen, and not one the engine generates. A listed tool that is defined nowhere is no suggestion for a name here. */

@@ -129,6 +129,16 @@ export interface TimeoutRule {
   at: SourcePath;
 }
 
+/**
+ * "Didn't understand" (`on_no_match`): once `maxRetries` of the visitor's answers in a row have
+ * come to nothing, the next answer that no phrase or rule takes goes to `fallback`.
+ */
+export interface NoMatchRule {
+  maxRetries: number;
+  fallback: string;
+  at: SourcePath;
+}
+
 /** Where a tool's HTTP action leads once it has ended (`on_action`). */
 export interface ActionOutcomes {
   /** taken when it succeeded, instead of the tool's on_tool_call mapping */
@@ -144,6 +154,7 @@ export interface Transitions {
   onAction?: Readonly<Record<string, ActionOutcomes>>;
   onUtterance: readonly UtteranceRule[];
   onTimeout?: TimeoutRule;
+  onNoMatch?: NoMatchRule;
 }
 
 export type HookAction =
@@ -279,6 +290,8 @@ export interface GlobalDef {
   onUiEvent: Readonly<Record<string, readonly Branch[]>>;
   onToolCall: Readonly<Record<string, readonly Branch[]>>;
   onUtterance: readonly UtteranceRule[];
+  /** for every state without its own */
+  onNoMatch?: NoMatchRule;
   /** tools of the flow's `tools` offered to the LLM in every state */
   tools: readonly string[];
   /** buttons on every screen */

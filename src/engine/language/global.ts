@@ -4,8 +4,8 @@
 // leads to the state itself does not apply in that state (no "talk to a person" at the desk).
 
 import { normalizeActions } from './normalize-screen.ts';
-import { normalizeBranches, normalizeUtteranceRules } from './normalize-transitions.ts';
-import type { Branch, Flow, GlobalDef, SourcePath, StateDef, UiAction, UtteranceRule } from './flow.ts';
+import { noMatchOf, normalizeBranches, normalizeUtteranceRules } from './normalize-transitions.ts';
+import type { Branch, Flow, GlobalDef, NoMatchRule, SourcePath, StateDef, UiAction, UtteranceRule } from './flow.ts';
 import { asObj, isObj, strList } from './raw-values.ts';
 import { dict, own } from './records.ts';
 
@@ -18,6 +18,7 @@ export function normalizeGlobal(raw: unknown): GlobalDef | undefined {
     onUiEvent: branchesBy('on_ui_event'),
     onToolCall: branchesBy('on_tool_call'),
     onUtterance: normalizeUtteranceRules(raw['on_utterance'], [...at, 'on_utterance']),
+    ...noMatchOf(raw['on_no_match'], [...at, 'on_no_match']),
     tools: strList(raw['tools']),
     actions: normalizeActions(raw['actions']),
     except: strList(raw['except']),
@@ -30,6 +31,8 @@ export interface GlobalHere {
   onUiEvent: Readonly<Record<string, readonly Branch[]>>;
   onToolCall: Readonly<Record<string, readonly Branch[]>>;
   onUtterance: readonly UtteranceRule[];
+  /** the flow's on_no_match, where the state has none of its own and it leads elsewhere */
+  onNoMatch?: NoMatchRule;
   tools: readonly string[];
   actions: readonly UiAction[];
 }
@@ -56,6 +59,7 @@ export function globalIn(flow: Flow, state: StateDef): GlobalHere {
       onUiEvent,
       onToolCall: mapped(g.onToolCall),
       onUtterance: g.onUtterance.filter((r) => r.branches.length === 0 || elsewhere(r.branches)),
+      ...(g.onNoMatch && !state.transitions.onNoMatch && g.onNoMatch.fallback !== state.id ? { onNoMatch: g.onNoMatch } : {}),
       tools: g.tools,
       // A button whose event leads only here is not shown here; one with a tool always is.
       actions: g.actions.filter((a) => a.tool !== undefined || own(onUiEvent, a.event) !== undefined || own(g.onUiEvent, a.event) === undefined),

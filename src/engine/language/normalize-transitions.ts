@@ -1,7 +1,7 @@
 // A state's transitions in the Flow model: every way out (UI events, tool calls, action outcomes,
 // utterance rules, the time-out) as lists of branches, each with its guard and the values it sets.
 
-import type { ActionOutcomes, Branch, Condition, Guard, SourcePath, Transitions, UtteranceRule } from './flow.ts';
+import type { ActionOutcomes, Branch, Condition, Guard, NoMatchRule, SourcePath, Transitions, UtteranceRule } from './flow.ts';
 import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } from './raw-values.ts';
 import { dict } from './records.ts';
 import { OPERATORS } from './syntax.ts';
@@ -31,7 +31,16 @@ export function normalizeTransitions(tr: Obj, trAt: SourcePath): Transitions {
           },
         }
       : {}),
+    ...noMatchOf(tr['on_no_match'], [...trAt, 'on_no_match']),
   };
+}
+
+/** `on_no_match`, as `{ onNoMatch }` when it is given whole, else nothing. */
+export function noMatchOf(raw: unknown, at: SourcePath): { onNoMatch?: NoMatchRule } {
+  const o = asObj(raw);
+  const maxRetries = asNum(o['max_retries']);
+  const fallback = asStr(o['fallback']);
+  return maxRetries !== undefined && fallback !== undefined ? { onNoMatch: { maxRetries, fallback, at } } : {};
 }
 
 /** `on_utterance`: each rule's pattern, where its captures go, and its target's branches. */

@@ -162,6 +162,7 @@ function hasExit(transitions: Transitions): boolean {
     Object.keys(onToolCall).length > 0 ||
     Object.values(onAction ?? {}).some((o) => o.done !== undefined || o.failed !== undefined) ||
     onUtterance.length > 0 ||
-    transitions.onTimeout !== undefined
+    transitions.onTimeout !== undefined ||
+    transitions.onNoMatch !== undefined
   );
 }

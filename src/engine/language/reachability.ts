@@ -25,6 +25,8 @@ export function edgesOf(flow: Flow, s: StateDef): string[] {
   }
   if (flow.settings.maxDurationSecs !== undefined) out.push(flow.settings.onTimeout ?? END);
   const g = globalIn(flow, s);
+  const noMatch = s.transitions.onNoMatch ?? g.onNoMatch;
+  if (noMatch) out.push(noMatch.fallback);
   Object.values(g.onUiEvent).forEach(push);
   Object.values(g.onToolCall).forEach(push);
   g.onUtterance.forEach((r) => push(r.branches));

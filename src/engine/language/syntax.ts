@@ -176,6 +176,15 @@ const utteranceRule = obj(
   'a regular expression tried on the transcript before the LLM sees it',
 );
 
+/** Answers that came to nothing, counted like time-outs, then a way out. */
+const noMatch = obj(
+  {
+    max_retries: req(num('answers in a row that may come to nothing; the next that no rule takes goes to fallback', { integer: true, min: 0 })),
+    fallback: req(stateName),
+  },
+  '"didn\'t understand": answers that came to nothing, counted, then the fallback',
+);
+
 const state = obj(
   {
     description: str('a note for authors'),
@@ -224,6 +233,7 @@ const state = obj(
           max_retries: num('re-entries before the fallback', { integer: true, min: 0 }),
           fallback: stateName,
         }),
+        on_no_match: noMatch,
         on_action_done: map(targetSpec, 'tool -> target once its HTTP action succeeded (instead of on_tool_call)', 'tool name'),
         on_action_failed: map(targetSpec, 'tool -> target when its HTTP action failed', 'tool name'),
         on_action: ignored(map(any()), 'Prepatu engine-internal actions; on_action_done and on_action_failed say where an action leads'),
@@ -243,6 +253,7 @@ const globalBlock = obj(
     on_ui_event: map(targetSpec, 'UI event -> target, from every state', 'event name'),
     on_tool_call: map(targetSpec, 'tool -> target, from every state', 'tool name'),
     on_utterance: arr(utteranceRule, 'rules tried after the state\'s own, in every state'),
+    on_no_match: noMatch,
     except: arr(stateName, 'states where none of this applies'),
   },
   'flow-wide ways out: in every state but terminal ones and those in except, below the state\'s own transitions',
@@ -320,4 +331,5 @@ export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
   [httpBody, 'http_body'],
   [uiAction, 'button'],
   [globalBlock, 'global'],
+  [noMatch, 'no_match'],
 ]);

@@ -152,6 +152,7 @@ export function enterState(t: Turn, id: string): void {
   if (!s) return;
   if (fresh) {
     t.s.retries = 0;
+    t.s.noMatch = 0;
     if (back) t.s.history = t.s.history.slice(0, -1);
     else if (from !== null && from !== END) t.s.history = [...t.s.history, from];
   }

@@ -73,6 +73,7 @@ export function lastResort(flow: Flow, base: Session | null, now: number): Recov
     epoch: from.epoch + 1,
     deadline: null,
     retries: 0,
+    noMatch: 0,
     history: base !== null && base.state !== ERROR ? [...from.history, base.state] : [...from.history],
     pendingAction: null,
     running: from.running.map((r) => ({ ...r, left: true })),

@@ -38,7 +38,7 @@ export interface RunningAction {
 
 export interface Decision {
   target: string;
-  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action';
+  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action' | 'no_match';
 }
 
 export interface Session {
@@ -58,6 +58,8 @@ export interface Session {
   /** timeout deadline of the current state (ms), or null */
   deadline: number | null;
   retries: number;
+  /** the visitor's answers in a row in this state that came to nothing (on_no_match) */
+  noMatch: number;
   history: readonly string[];
   lastUtterance: string;
   /** the visitor's last turn was a plain refusal ("no", "that's wrong"); a tap is a turn too */
@@ -87,6 +89,7 @@ export function newSession(flow: Flow, now: number): Session {
     startedAt: now,
     deadline: null,
     retries: 0,
+    noMatch: 0,
     history: [],
     lastUtterance: '',
     refused: false,
@@ -179,6 +182,7 @@ export class Turn {
 
   /** Sets a variable and reports it. A gated variable becomes pending unless `confirmed`. */
   setValue(name: string, value: unknown, source: FlowVariableMessage['source'], confirmed = false): void {
+    if (source !== 'hook') this.s.noMatch = 0;
     if (!Object.hasOwn(this.s.values, name) || !Object.is(this.s.values[name], value)) this.write('values')[name] = value;
     let status: VariableStatus = 'set';
     if (this.isGated(name)) {
@@ -221,6 +225,7 @@ export class Turn {
   }
 
   clearValue(name: string, source: FlowVariableMessage['source']): void {
+    if (source !== 'hook') this.s.noMatch = 0;
     const had = Object.hasOwn(this.s.values, name);
     if (had) delete this.write('values')[name];
     if (this.isGated(name)) this.write('gate')[name] = 'empty';

@@ -22,6 +22,8 @@ export function reject(t: Turn, tool: string, callId: string, reason: RejectReas
 }
 
 function ok(t: Turn, tool: string, callId: string, content: Record<string, unknown>): void {
+  // An accepted call: the LLM made something of what the visitor said.
+  t.s.noMatch = 0;
   t.emit({ type: 'tool_result', call_id: callId, tool, ok: true, content });
 }
 

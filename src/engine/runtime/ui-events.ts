@@ -29,6 +29,7 @@ type UiHandler = (e: UiEvent) => boolean;
 export function handleUi(t: Turn, ev: UiEventInput): void {
   t.userActivity();
   t.s.refused = false;
+  t.s.noMatch = 0;
   const state = t.state;
   if (!state) return;
   const mapped = own(state.transitions.onUiEvent, ev.event);
