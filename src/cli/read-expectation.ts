@@ -34,7 +34,7 @@ const MESSAGE_FIELDS: { [T in EngineMessageType]: Record<keyof MessageOf<T>, tru
     values: true, can_go_back: true, terminal: true, turn_taking: true,
   },
   flow_variable: { type: true, name: true, value: true, status: true, source: true },
-  transition_blocked: { type: true, flow_id: true, from_state: true, attempted_target: true, reason: true, detail: true, variables: true },
+  transition_blocked: { type: true, flow_id: true, from_state: true, attempted_target: true, reason: true, detail: true, variables: true, problems: true },
   tool_rejected: { type: true, tool: true, call_id: true, reason: true, detail: true, field: true },
   tool_result: { type: true, call_id: true, tool: true, ok: true, content: true },
   speech_cue: { type: true, text: true, reason: true },

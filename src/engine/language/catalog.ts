@@ -8,8 +8,8 @@ import {
   REJECT_ACTION,
   resolveTool,
   SET_LANGUAGE,
-  stateBranches,
   type ChoiceOption,
+  type Field,
   type FieldType,
   type Flow,
   type SourcePath,
@@ -17,6 +17,8 @@ import {
   type ToolDef,
   type ValueType,
 } from './flow.ts';
+import { stateBranches } from './branches.ts';
+import { hasRules } from './field-rules.ts';
 import { globalBranches, globalIn } from './global.ts';
 import { languageName } from './localize.ts';
 import { dict, own } from './records.ts';
@@ -55,6 +57,8 @@ export interface Catalog {
   settable: ReadonlyMap<string, ReadonlySet<string>>;
   /** variable -> choice id -> the label a visitor sees (options and select fields) */
   choiceLabels: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** variable -> the form fields of it with rules for its value (every one holds, from any source) */
+  fieldRules: ReadonlyMap<string, readonly Field[]>;
 }
 
 const FIELD_VALUE_TYPE: Record<FieldType, ValueType> = {
@@ -157,7 +161,11 @@ export function buildCatalog(flow: Flow): Catalog {
     if (ui?.variable) addLabels(ui.variable, ui.options);
     for (const f of ui?.fields ?? []) if (f.options) addLabels(f.id, f.options);
   }
-  return { variables: vars, offered, toolSpecs, settable, choiceLabels };
+  const fieldRules = new Map<string, Field[]>();
+  for (const id of flow.stateOrder) {
+    for (const f of flow.states[id]!.ui?.fields ?? []) if (hasRules(f)) fieldRules.set(f.id, [...(fieldRules.get(f.id) ?? []), f]);
+  }
+  return { variables: vars, offered, toolSpecs, settable, choiceLabels, fieldRules };
 }
 
 function generated(name: string, description: string): ToolSpec {

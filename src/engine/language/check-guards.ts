@@ -6,7 +6,8 @@
 import type { Catalog, VariableInfo } from './catalog.ts';
 import { COMPARABLE_TEXT, isTodayText } from './dates.ts';
 import { didYouMean } from './diagnostics.ts';
-import { conditionsOf, stateBranches, type Branch, type Condition, type Flow, type SourcePath } from './flow.ts';
+import { conditionsOf, stateBranches } from './branches.ts';
+import type { Branch, Condition, Flow, SourcePath } from './flow.ts';
 import type { Reporter } from './source.ts';
 import { article } from './type-check.ts';
 import { convertValue, isRealDate } from './values.ts';

@@ -35,6 +35,7 @@ export const DIAGNOSTIC_CODES = {
   'never-taken': 'a branch, target or rule that can never be taken',
   'may-block': 'a list of guarded branches without an unguarded last one: when none holds the visitor is stuck',
   'no-effect': 'a screen whose taps would do nothing',
+  'validation-gap': 'a form field lets through a value that a tool taking it later refuses',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

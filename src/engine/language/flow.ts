@@ -187,7 +187,27 @@ export interface Field {
   required: boolean;
   placeholder?: string;
   options?: readonly ChoiceOption[];
+  /** text fields: a regular expression the value must match (not anchored) */
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  /** number fields: numbers; date fields: dates or today counted from (today - 18 years) */
+  min?: number | string;
+  max?: number | string;
+  /** what the visitor reads when the value breaks a rule */
+  message?: string;
   at: SourcePath;
+}
+
+/** A rule of a field that a value breaks, for the visitor and the LLM (field-rules.ts). */
+export interface FieldProblem {
+  rule: 'pattern' | 'min' | 'max' | 'min_length' | 'max_length';
+  /** the bound: a pattern, a number, a length, or a date (YYYY-MM-DD) */
+  limit: number | string;
+  /** the bound as the visitor reads it (a date in words), where it differs */
+  shown?: string;
+  /** the field's own message, in the visit's language */
+  message?: string;
 }
 
 export interface UiAction {
@@ -356,25 +376,6 @@ export function toolOfAnotherState(flow: Flow, name: string): { state: string; t
     if (tool) return { state: id, tool };
   }
   return undefined;
-}
-
-/** Every branch of a state's own transitions and of its gate's on_confirm, in the order written. */
-export function stateBranches(s: StateDef): Branch[] {
-  const t = s.transitions;
-  return [
-    ...Object.values(t.onUiEvent).flat(),
-    ...Object.values(t.onToolCall).flat(),
-    ...Object.values(t.onAction ?? {}).flatMap((o) => [...(o.done ?? []), ...(o.failed ?? [])]),
-    ...t.onUtterance.flatMap((r) => r.branches),
-    ...(s.gate?.onConfirm ?? []),
-  ];
-}
-
-/** Each condition of a guard, at any depth. */
-export function conditionsOf(g: Guard | Condition): Condition[] {
-  if ('all' in g) return g.all.flatMap(conditionsOf);
-  if ('any' in g) return g.any.flatMap(conditionsOf);
-  return [g];
 }
 
 /** True when a state offers an action-gated tool, so confirm_action/reject_action exist there. */

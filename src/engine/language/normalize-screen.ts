@@ -2,7 +2,7 @@
 // Prepatu's `prompt` folded into a title or text.
 
 import type { Artifact, ChoiceOption, Field, SourcePath, UiAction } from './flow.ts';
-import { asArr, asBool, asObj, asStr, isObj, oneOf } from './raw-values.ts';
+import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf } from './raw-values.ts';
 import { FIELD_TYPES, RENDERED_ARTIFACTS } from './syntax.ts';
 
 /** The id an option entry stands for (a plain value, or `id`, `value` or `label`), if it has one. */
@@ -47,6 +47,12 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
         required: asBool(o['required'], false),
         ...(asStr(o['placeholder']) !== undefined ? { placeholder: asStr(o['placeholder'])! } : {}),
         ...(options.length ? { options } : {}),
+        ...(asStr(o['pattern']) !== undefined ? { pattern: asStr(o['pattern'])! } : {}),
+        ...(asNum(o['min_length']) !== undefined ? { minLength: asNum(o['min_length'])! } : {}),
+        ...(asNum(o['max_length']) !== undefined ? { maxLength: asNum(o['max_length'])! } : {}),
+        ...(typeof o['min'] === 'number' || typeof o['min'] === 'string' ? { min: o['min'] } : {}),
+        ...(typeof o['max'] === 'number' || typeof o['max'] === 'string' ? { max: o['max'] } : {}),
+        ...(asStr(o['message']) !== undefined ? { message: asStr(o['message'])! } : {}),
         at: [...at, 'fields', i],
       },
     ];

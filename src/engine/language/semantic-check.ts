@@ -4,6 +4,7 @@
 // check-transitions.ts), unique ids, types and reachability.
 
 import type { Catalog } from './catalog.ts';
+import { checkFields } from './check-fields.ts';
 import { checkGlobal } from './check-global.ts';
 import { checkState, checkTurnTaking } from './check-state.ts';
 import { checkTool } from './check-tools.ts';
@@ -23,6 +24,7 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   for (const [name, t] of Object.entries(flow.tools)) checkTool(c, name, t);
   for (const id of flow.stateOrder) checkState(c, flow.states[id]!);
   checkGlobal(c);
+  checkFields(c);
 
   checkUniqueIds(r);
   checkTypes(r, flow, cat);

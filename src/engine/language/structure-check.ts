@@ -191,8 +191,11 @@ function checkRule(r: Reporter, rule: KeyRule, obj: Record<string, unknown>, pat
   for (const [k, shape] of Object.entries(rule.shapes ?? {})) {
     const v = own(obj, k);
     if (v == null) continue;
-    if (accepts(shape, v)) checkStructure(r, shape, v, [...path, k]);
-    else r.error('wrong-type', [...path, k], rule.why);
+    // A value of the kind the rule wants is checked as usual; one of another kind, or a choice the
+    // rule does not allow here, is told with the rule's own words.
+    const allowed = shape.kind !== 'string' || !shape.enum || shape.enum.includes(v as string);
+    if (accepts(shape, v) && allowed) checkStructure(r, shape, v, [...path, k]);
+    else r.error(allowed ? 'wrong-type' : 'bad-value', [...path, k], rule.why);
   }
 }
 

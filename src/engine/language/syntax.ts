@@ -3,6 +3,7 @@
 // this one table, so the checker and the editor never disagree about what a file may say. Where a
 // transition leads (targets, branches, guards) is in syntax-targets.ts.
 
+import { FIELD_RULES } from './field-rules.ts';
 import { bodyTextProblem, HEADER_TEXT, headerProblem, SECRET_TEXT, URL_TEXT, urlProblem } from './http-texts.ts';
 import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
 import { branch, condition, guard, stateName, targetSpec, variableName } from './syntax-targets.ts';
@@ -131,8 +132,15 @@ const field = obj(
     required: bool('the form cannot be submitted without it'),
     placeholder: text('a hint shown while the field is empty'),
     options: arr(choice, 'for select and radio'),
+    pattern: regex('text fields: a regular expression the value must match (not anchored: write ^…$)'),
+    min_length: num('text fields: the fewest characters', { integer: true, min: 0 }),
+    max_length: num('text fields: the most characters', { integer: true, min: 1 }),
+    min: union([num(), str('a date, or today counted from')], 'number fields: the smallest value; date fields: the earliest date (2000-01-01, today, today - 120 years)'),
+    max: union([num(), str('a date, or today counted from')], 'number fields: the largest value; date fields: the latest date (today, today + 1 year)'),
+    message: text('what the visitor is told when the value breaks a rule of the field'),
   },
   'a form field',
+  FIELD_RULES,
 );
 
 const uiAction = obj({

@@ -5,7 +5,8 @@
 
 import { isScalar } from 'yaml';
 import type { Catalog, VariableInfo } from './catalog.ts';
-import { stateBranches, type Flow, type ParamDef, type SourcePath, type ToolDef } from './flow.ts';
+import { stateBranches } from './branches.ts';
+import type { Flow, ParamDef, SourcePath, ToolDef } from './flow.ts';
 import { templateNames } from './interpolate.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';

@@ -2,7 +2,9 @@
 // prompt and tools, its turn, the timer), the exit rules of SPEC 4 (unconfirmed values never
 // leave a gated state) and the end of the flow.
 
-import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
+import { boundOn } from '../language/field-rules.ts';
+import { dayOf } from '../language/dates.ts';
+import { END, type Artifact, type Field, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
 import { stateDef } from './error-state.ts';
 import { globalIn } from '../language/global.ts';
 import { interpolate, interpolateDeep, type Values } from '../language/interpolate.ts';
@@ -52,12 +54,15 @@ function wireTurnTaking(t: TurnTakingDef): TurnTakingWire {
   };
 }
 
-function renderArtifact(a: Artifact, values: Values): Artifact {
+/** The artifact as the screen shows it: texts filled in, and a date field's bounds as dates on `today`. */
+function renderArtifact(a: Artifact, values: Values, today: string): Artifact {
+  const bounds = (f: Field) =>
+    f.type === 'date' ? { ...(f.min !== undefined ? { min: boundOn(f.min, today)! } : {}), ...(f.max !== undefined ? { max: boundOn(f.max, today)! } : {}) } : {};
   return {
     ...a,
     ...(a.title !== undefined ? { title: interpolate(a.title, values) } : {}),
     ...(a.text !== undefined ? { text: interpolate(a.text, values) } : {}),
-    fields: a.fields.map((f) => ({ ...f, label: interpolate(f.label, values) })),
+    fields: a.fields.map((f) => ({ ...f, label: interpolate(f.label, values), ...bounds(f) })),
     submitLabel: interpolate(a.submitLabel, values),
     options: a.options.map((o) => ({ ...o, label: interpolate(o.label, values) })),
     actions: a.actions.map((x) => ({ ...x, label: interpolate(x.label, values) })),
@@ -121,7 +126,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     state: s.id,
     language: t.flow.language,
     epoch: t.s.epoch,
-    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown) : null,
+    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown, dayOf(t.s.now)) : null,
     agent: {
       system_prompt: systemPrompt(t, s),
       tools: [...(t.cat.toolSpecs.get(s.id) ?? [])],

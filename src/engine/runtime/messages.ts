@@ -2,7 +2,7 @@
 // The engine only decides: it answers inputs with these messages and performs nothing itself.
 
 import type { ToolSpec } from '../language/catalog.ts';
-import type { Artifact } from '../language/flow.ts';
+import type { Artifact, FieldProblem } from '../language/flow.ts';
 import type { HttpCall } from './http-call.ts';
 
 export type { ToolSpec };
@@ -82,6 +82,8 @@ export interface TransitionBlockedMessage {
   reason: BlockReason;
   detail: string;
   variables: Record<string, unknown>;
+  /** invalid_input: by variable, the rule of its form field the value broke (the screen says it beside the field) */
+  problems?: Record<string, FieldProblem>;
 }
 
 /** Why a tool call was refused. `user_refused`: the visitor's last turn was a plain "no". */

@@ -7,6 +7,7 @@
 
 import type { Catalog } from '../language/catalog.ts';
 import { dayOf } from '../language/dates.ts';
+import { fieldProblem, problemText } from '../language/field-rules.ts';
 import { stateDef } from './error-state.ts';
 import type { GuardContext } from './guards.ts';
 import { shownValue } from './shown-values.ts';
@@ -173,7 +174,18 @@ export class Turn {
       return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
     }
     const info = this.cat.variables.get(name);
-    return convertValue(info?.type ?? 'string', raw, info?.enum);
+    const c = convertValue(info?.type ?? 'string', raw, info?.enum);
+    if (!c.ok) return c;
+    // The rules of the variable's form fields hold for a value from any source.
+    const today = dayOf(this.s.now);
+    for (const f of this.cat.fieldRules.get(name) ?? []) {
+      const p = fieldProblem(f, c.value, today);
+      if (!p) continue;
+      const shown = p.rule === 'min' || p.rule === 'max' ? String(shownValue(this.flow, this.cat, name, p.limit)) : undefined;
+      const broken = shown !== undefined && shown !== String(p.limit) ? { ...p, shown } : p;
+      return { ok: false, problem: `${problemText(p)}${p.message ? ` (the visitor is told: "${p.message}")` : ''}`, fieldProblem: broken };
+    }
+    return c;
   }
 
   isGated(name: string): boolean {

@@ -1,7 +1,7 @@
 // The visitor's taps and typing on the kiosk (UI events): one handler per kind of event, a tapped
 // tool button, or the event's own mapping in the state's on_ui_event.
 
-import { resolveTool, type Branch, type StateDef, type ToolDef } from '../language/flow.ts';
+import { resolveTool, type Branch, type FieldProblem, type StateDef, type ToolDef } from '../language/flow.ts';
 import { displayValue } from '../language/interpolate.ts';
 import { globalIn } from '../language/global.ts';
 import { dict, own } from '../language/records.ts';
@@ -59,6 +59,8 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
 function submitForm({ t, ev, state, mapped }: UiEvent): boolean {
   const missing: string[] = [];
   const invalid: string[] = [];
+  const why: string[] = [];
+  const problems = dict<FieldProblem>();
   const typed = dict<unknown>();
   for (const f of state.ui?.fields ?? []) {
     const raw = own(ev.values, f.id);
@@ -68,10 +70,14 @@ function submitForm({ t, ev, state, mapped }: UiEvent): boolean {
     }
     const c = t.convert(f.id, raw);
     if (c.ok) typed[f.id] = c.value;
-    else invalid.push(f.id);
+    else {
+      invalid.push(f.id);
+      why.push(`${f.id} ${c.fieldProblem ? '' : 'is not valid: '}${c.problem}`);
+      if (c.fieldProblem) problems[f.id] = c.fieldProblem;
+    }
   }
   if (invalid.length) {
-    reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', invalid, `Please check: ${invalid.join(', ')}.`);
+    reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', invalid, `Please check: ${why.join('; ')}.`, problems);
     return true;
   }
   if (missing.length) {
@@ -124,6 +130,8 @@ function changeField({ t, ev, state }: UiEvent): boolean {
     return true;
   }
   const c = t.convert(v, ev.value);
+  // A value that breaks a rule of its field is said beside it at once; one of the wrong kind waits for Continue.
+  if (!c.ok && c.fieldProblem) reportBlocked(t, null, 'invalid_input', [v], `Please check: ${v} ${c.problem}.`, dict([[v, c.fieldProblem]]));
   if (!c.ok) return true;
   t.setValue(v, c.value, 'ui', true);
   t.system(`[flow engine] The visitor typed ${v} = "${displayValue(c.value)}" themselves; it counts as confirmed.`);
