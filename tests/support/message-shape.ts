@@ -190,6 +190,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
       barge_in_ms: optional(int),
       expect: optional(oneOf<NonNullable<TurnTakingWire['expect']>>({ auto: true, free: true, dictation: true })),
     }),
+    global_actions: optional(arrayOf(shape<UiAction>({ event: str, label: str, tool: optional(str) }))),
   }),
   flow_variable: message('flow_variable', {
     name: str,

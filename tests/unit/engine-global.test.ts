@@ -54,7 +54,11 @@ states:
     ui: { artifact_type: card, title: Goodbye }
 `;
 
-const buttons = (h: ReturnType<typeof startFlow>, messages = h.started) => only(messages, 'flow_state').artifact?.actions.map((a) => a.event);
+/** The step's own buttons, and the flow's global ones shown beside them. */
+const buttons = (h: ReturnType<typeof startFlow>, messages = h.started) => {
+  const m = only(messages, 'flow_state');
+  return [...(m.artifact?.actions ?? []), ...(m.global_actions ?? [])].map((a) => a.event);
+};
 
 describe('global ways out', () => {
   it('puts the button on every screen but the state it leads to and terminal ones', () => {

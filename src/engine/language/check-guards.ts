@@ -80,8 +80,11 @@ export function checkBranchGuards(g: GuardChecks, bs: readonly Branch[]): void {
   }
 }
 
-/** The first state (in the order written) one of whose guards compares with today or an age, if any. */
+/** The first state (in the order written) whose guards compare with today or an age, or whose fields are bounded by today, if any. */
 export function todayUse(flow: Flow): string | undefined {
   const today = (c: Condition) => c.age || (Array.isArray(c.value) ? c.value : [c.value]).some(isTodayText);
-  return flow.stateOrder.find((id) => stateBranches(flow.states[id]!).some((b) => b.guard !== undefined && conditionsOf(b.guard).some(today)));
+  return flow.stateOrder.find((id) => {
+    const s = flow.states[id]!;
+    return stateBranches(s).some((b) => b.guard !== undefined && conditionsOf(b.guard).some(today)) || (s.ui?.fields ?? []).some((f) => isTodayText(f.min) || isTodayText(f.max));
+  });
 }

@@ -109,7 +109,8 @@ function whenSchema(rule: Extract<KeyRule, { kind: 'when' }>, defs?: Map<string,
   const properties: Record<string, Schema> = {};
   for (const k of rule.require ?? []) properties[k] = NOT_NULL;
   for (const k of rule.forbid ?? []) properties[k] = NULL;
-  for (const [k, s] of Object.entries(rule.shapes ?? {})) properties[k] = nullable(toSchema(s, defs));
+  // A required key must have this shape; another may also be left empty.
+  for (const [k, s] of Object.entries(rule.shapes ?? {})) properties[k] = rule.require?.includes(k) ? toSchema(s, defs) : nullable(toSchema(s, defs));
   return {
     if: { required: [rule.key], properties: { [rule.key]: rule.values ? { enum: [...rule.values] } : NOT_NULL } },
     then: { ...(rule.require?.length ? { required: [...rule.require] } : {}), properties },

@@ -91,6 +91,8 @@ export function systemPrompt(t: Turn, s: StateDef): string {
 interface StaticParts {
   /** the screen's own buttons and those the kiosk adds for the LLM's tools (touch.ts) */
   actions: readonly UiAction[];
+  /** the flow's global buttons that apply here, but those the screen has of its own (by event) */
+  globalActions: readonly UiAction[];
   shownVariables: readonly string[];
   turnTaking: TurnTakingWire;
 }
@@ -101,18 +103,14 @@ function partsOf(t: Turn, s: StateDef): StaticParts {
   let parts = staticParts.get(s);
   if (!parts) {
     parts = {
-      actions: s.ui ? withGlobalActions([...s.ui.actions, ...toolButtons(t.flow, s)], globalIn(t.flow, s).actions) : [],
+      actions: s.ui ? [...s.ui.actions, ...toolButtons(t.flow, s)] : [],
+      globalActions: globalIn(t.flow, s).actions.filter((g) => !(s.ui?.actions ?? []).some((a) => a.event === g.event)),
       shownVariables: [...new Set([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...(s.gate?.variables ?? [])])],
       turnTaking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
     };
     staticParts.set(s, parts);
   }
   return parts;
-}
-
-/** The screen's buttons, then the flow's global ones it does not already have (by event). */
-function withGlobalActions(own: readonly UiAction[], global: readonly UiAction[]): UiAction[] {
-  return [...own, ...global.filter((g) => !own.some((a) => a.event === g.event))];
 }
 
 /** The `flow_state` of state `s` as the session stands: on entry, and again when a visit resumes. */
@@ -140,6 +138,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
     terminal: s.terminal,
     turn_taking: { ...parts.turnTaking },
+    ...(parts.globalActions.length ? { global_actions: parts.globalActions.map((a) => ({ ...a, label: interpolate(a.label, t.shown) })) } : {}),
   };
 }
 
