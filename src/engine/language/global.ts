@@ -5,7 +5,7 @@
 
 import { normalizeActions } from './normalize-screen.ts';
 import { noMatchOf, normalizeBranches, normalizeUtteranceRules } from './normalize-transitions.ts';
-import type { Branch, Flow, GlobalDef, NoMatchRule, SourcePath, StateDef, UiAction, UtteranceRule } from './flow.ts';
+import type { Branch, Flow, GlobalDef, SourcePath, StateDef } from './flow.ts';
 import { asObj, isObj, strList } from './raw-values.ts';
 import { dict, own } from './records.ts';
 
@@ -26,16 +26,8 @@ export function normalizeGlobal(raw: unknown): GlobalDef | undefined {
   };
 }
 
-/** What of `global` applies in one state. */
-export interface GlobalHere {
-  onUiEvent: Readonly<Record<string, readonly Branch[]>>;
-  onToolCall: Readonly<Record<string, readonly Branch[]>>;
-  onUtterance: readonly UtteranceRule[];
-  /** the flow's on_no_match, where the state has none of its own and it leads elsewhere */
-  onNoMatch?: NoMatchRule;
-  tools: readonly string[];
-  actions: readonly UiAction[];
-}
+/** What of `global` applies in one state (its on_no_match only where the state has none of its own and it leads elsewhere). */
+export type GlobalHere = Omit<GlobalDef, 'except' | 'at'>;
 
 const NOTHING: GlobalHere = { onUiEvent: dict(), onToolCall: dict(), onUtterance: [], tools: [], actions: [] };
 
