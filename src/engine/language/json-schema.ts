@@ -50,7 +50,7 @@ function inline(shape: Shape, defs?: Map<string, Schema>): Schema {
     case 'boolean':
       return { type: 'boolean', ...doc };
     case 'any':
-      return shape.texts ? anyWithTexts(shape, shape.texts, defs, doc) : { ...doc };
+      return { ...doc };
     case 'array':
       return { type: 'array', items: toSchema(shape.items, defs), ...(shape.min ? { minItems: shape.min.count } : {}), ...doc };
     case 'map':
@@ -66,16 +66,6 @@ function inline(shape: Shape, defs?: Map<string, Schema>): Schema {
     case 'object':
       return objectSchema(shape, defs, doc);
   }
-}
-
-/** Any JSON value whose texts fit `texts`: a text, a number, true/false, null, or a list or mapping of such values. */
-function anyWithTexts(shape: Shape, texts: Shape, defs: Map<string, Schema> | undefined, doc: Schema): Schema {
-  const name = namedShapes.get(shape);
-  const self: Schema = name !== undefined && defs ? { $ref: `#/definitions/${name}` } : {};
-  return {
-    anyOf: [toSchema(texts, defs), { type: ['number', 'boolean', 'null'] }, { type: 'array', items: self }, { type: 'object', additionalProperties: self }],
-    ...doc,
-  };
 }
 
 function objectSchema(shape: Extract<Shape, { kind: 'object' }>, defs: Map<string, Schema> | undefined, doc: Schema): Schema {

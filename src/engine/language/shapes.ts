@@ -27,12 +27,7 @@ export type Shape =
       maxWhy?: string;
     }
   | { kind: 'boolean'; doc?: string }
-  | {
-      kind: 'any';
-      doc?: string;
-      /** any JSON value, each text inside which (at any depth) must fit this */
-      texts?: Shape;
-    }
+  | { kind: 'any'; doc?: string }
   | {
       kind: 'object';
       doc?: string;

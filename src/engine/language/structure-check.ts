@@ -79,7 +79,6 @@ export function fits(shape: Shape, v: unknown): boolean {
 export function checkStructure(r: Reporter, shape: Shape, value: unknown, path: SourcePath): void {
   switch (shape.kind) {
     case 'any':
-      if (shape.texts) checkTexts(r, shape.texts, value, path);
       return;
     case 'union': {
       const mistake = shape.mistake?.(value);
@@ -107,13 +106,6 @@ export function checkStructure(r: Reporter, shape: Shape, value: unknown, path: 
     case 'object':
       return checkObject(r, shape, value, path);
   }
-}
-
-/** Every text inside a JSON value, at any depth, against `shape`. */
-function checkTexts(r: Reporter, shape: Shape, value: unknown, path: SourcePath): void {
-  if (typeof value === 'string') checkStructure(r, shape, value, path);
-  else if (Array.isArray(value)) value.forEach((v, i) => checkTexts(r, shape, v, [...path, i]));
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) checkTexts(r, shape, v, [...path, k]);
 }
 
 function checkText(r: Reporter, shape: Extract<Shape, { kind: 'string' }>, value: unknown, path: SourcePath): void {

@@ -4,7 +4,6 @@
 // transition leads (targets, branches, guards) is in syntax-targets.ts.
 
 import { FIELD_RULES } from './field-rules.ts';
-import { bodyTextProblem, HEADER_TEXT, headerProblem, SECRET_TEXT, URL_TEXT, urlProblem } from './http-texts.ts';
 import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
 import { branch, condition, guard, stateName, targetSpec, variableName } from './syntax-targets.ts';
 
@@ -50,9 +49,6 @@ const turnTaking = obj(
   'how the kiosk listens: when a spoken answer has ended, what is noise, and interruptions',
 );
 
-/** An HTTP body: any JSON, whose texts may hold {var} and well-written {secret:NAME}. */
-const httpBody: Shape = { kind: 'any', doc: 'a JSON body, with {var} interpolation in its texts', texts: matching('a text of the body', SECRET_TEXT, bodyTextProblem) };
-
 const param = obj(
   {
     type: str('the value type (default string)', VALUE_TYPES),
@@ -77,9 +73,9 @@ const tool = obj(
     http: obj(
       {
         method: str('HTTP method', ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-        url: req(matching('the address, with {var} interpolation; it starts with https:// or {origin:NAME}', URL_TEXT, urlProblem)),
-        body: httpBody,
-        headers: map(matching('sent as written; {secret:NAME} is filled in by the server', HEADER_TEXT, headerProblem), 'request headers'),
+        url: req(str('the address, with {var} interpolation; it starts with https:// or {origin:NAME}')),
+        body: any('a JSON body, with {var} interpolation in its texts'),
+        headers: map(str('sent as written; {secret:NAME} is filled in by the server'), 'request headers'),
         capture: map(str('a dotted path in the JSON answer'), 'variable -> path in the answer'),
         timeout_seconds: num('seconds the call may take (the server\'s default is 10, its maximum 60)', { min: 0.1, max: 60 }),
       },
@@ -336,7 +332,6 @@ export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
   [blockedNotice, 'blocked_notice'],
   [turnTaking, 'turn_taking'],
   [utteranceRule, 'utterance_rule'],
-  [httpBody, 'http_body'],
   [uiAction, 'button'],
   [globalBlock, 'global'],
   [noMatch, 'no_match'],
