@@ -12,6 +12,7 @@ import { BUILT_IN_EVENTS } from './touch.ts';
 /** The kiosk's own event that a button may send from any screen: it wipes the visit. */
 const START_OVER = 'start_over';
 
+/** Every part of the flow's `global` block, each reported where it is written. */
 export function checkGlobal(c: SemanticContext): void {
   const { r, flow } = c;
   const g = flow.global;

@@ -10,9 +10,10 @@ import { matching, num, str, type KeyRule } from './shapes.ts';
 import { isRealDate } from './values.ts';
 
 /** A date bound of a date field: a date, or today counted from. */
-export const DATE_BOUND_TEXT = String.raw`^\s*(?:\d{4}-\d{2}-\d{2}|${TODAY_TEXT})\s*$`;
+const DATE_BOUND_TEXT = String.raw`^\s*(?:\d{4}-\d{2}-\d{2}|${TODAY_TEXT})\s*$`;
 
-export function dateBoundProblem(v: string): string {
+/** What is wrong with a date field's bound that is no date, with the fix. */
+function dateBoundProblem(v: string): string {
   return `"${v}" is not a date: a date field's min and max are a date (2000-01-01) or today, or a day counted from it (today - 18 years, today + 1 year)`;
 }
 
