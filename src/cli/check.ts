@@ -1,12 +1,13 @@
-// `vfdl check FILE...`: validates flows. Exit 0 when every file is valid (warnings may print),
+// `vfdl check FILE...`: validates flows (a folder's .yaml files, not its *.test.yaml scripts). Exit 0 when every file is valid (warnings may print),
 // 1 when any has an error, 2 when a file cannot be read or none is given.
 
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../engine/language/diagnostics.ts';
 import { loadFlow } from '../engine/language/load-flow.ts';
-import { expandFiles, readText, type Io } from './io.ts';
+import { expandFiles, readText, skippedLine, type Io } from './io.ts';
 
 export function runCheck(paths: readonly string[], io: Io): number {
-  const files = expandFiles(paths);
+  const { files, skipped } = expandFiles(paths, 'flows');
+  if (skipped.length) io.err(skippedLine('check', skipped, 'flows'));
   if (files.length === 0) {
     io.err('vfdl check: no flow files given');
     return 2;

@@ -5,13 +5,15 @@
 
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { didYouMean, type Diagnostic, type DiagnosticCode } from '../engine/language/diagnostics.ts';
+import { todayUse } from '../engine/language/check-guards.ts';
 import { END, ERROR } from '../engine/language/flow.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { readFlowSource } from '../engine/language/source.ts';
+import { isRealDate } from '../engine/language/values.ts';
 import { readSteps } from './read-steps.ts';
 import type { CannedAnswer, FlowRef, ReadContext, Script } from './script-types.ts';
 
-const SCRIPT_KEYS = ['flow', 'name', 'answers', 'steps'];
+const SCRIPT_KEYS = ['flow', 'name', 'today', 'answers', 'steps'];
 
 /** Parses a script; on any problem returns diagnostics in check's format. */
 export function parseScript(text: string, file: string): { script: Script } | { diagnostics: Diagnostic[] } {
@@ -38,6 +40,10 @@ export function parseScript(text: string, file: string): { script: Script } | { 
   }
   const { answers, refs: answerRefs } = readAnswers(root.get('answers', true), ctx);
   if (typeof data['flow'] !== 'string') problem(root.get('flow', true) ?? root, '"flow" must name the flow file, relative to this script');
+  const today = data['today'];
+  if (today !== undefined && !(typeof today === 'string' && isRealDate(today))) {
+    problem(root.get('today', true) ?? root, '"today" is the day the test runs on, as YYYY-MM-DD (today: 2025-06-14); quote it if YAML reads it otherwise');
+  }
   const stepsNode = root.get('steps', true);
   if (!isSeq(stepsNode)) {
     problem(stepsNode ?? root, '"steps" must be a list of steps');
@@ -50,6 +56,7 @@ export function parseScript(text: string, file: string): { script: Script } | { 
       file,
       flow: data['flow'] as string,
       ...(typeof data['name'] === 'string' ? { name: data['name'] } : {}),
+      ...(typeof today === 'string' ? { today } : {}),
       answers,
       answerRefs,
       steps,
@@ -63,7 +70,7 @@ const REF_PROBLEM: Record<FlowRef['kind'], { code: DiagnosticCode; what: string 
   tool: { code: 'unknown-tool', what: 'is not a tool the flow offers in any state' },
 };
 
-/** Checks the names a script's expectations use against its loaded flow. */
+/** Checks the names a script's expectations use against its loaded flow, and that it says which day it is when the flow asks. */
 export function checkNames(script: Script, loaded: LoadedFlow): Diagnostic[] {
   const known: Record<FlowRef['kind'], readonly string[]> = {
     state: [...loaded.flow.stateOrder, END, ERROR],
@@ -78,6 +85,11 @@ export function checkNames(script: Script, loaded: LoadedFlow): Diagnostic[] {
     if (!withHttp.has(name)) {
       out.push({ file: script.file, line, col, severity: 'error', code: 'unknown-tool', message: `"${name}" is not a tool of the flow with an http effect${didYouMean(name, [...withHttp])}` });
     }
+  }
+  const asksToday = script.today === undefined ? todayUse(loaded.flow) : undefined;
+  if (asksToday) {
+    const message = `the flow compares with today (in state "${asksToday}"), so the test must say which day it runs on: add today: 2025-06-14 (any YYYY-MM-DD) at the top`;
+    out.push({ file: script.file, line: 1, col: 1, severity: 'error', code: 'missing-key', message });
   }
   for (const step of script.steps) {
     if (step.kind !== 'expect') continue;

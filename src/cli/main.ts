@@ -8,8 +8,8 @@ import { runTests } from './test-command.ts';
 const USAGE = `usage: vfdl <command> [options] FILE...
 
 commands:
-  check FILE...     validate flow files; exit 1 on any error (warnings are printed)
-  test SCRIPT...    run conversation tests (files or folders of .yaml scripts)
+  check FILE...     validate flow files (a folder: its .yaml files but *.test.yaml); exit 1 on any error
+  test SCRIPT...    run conversation tests (a folder: its *.test.yaml files)
   graph FILE        print the flow as a Mermaid state diagram
 
 options:

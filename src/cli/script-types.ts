@@ -58,6 +58,8 @@ export interface Script {
   file: string;
   flow: string;
   name?: string;
+  /** the day the test runs on (YYYY-MM-DD): the virtual clock starts at noon that day */
+  today?: string;
   /** tool -> the answers its requests get, one each, in order */
   answers: Record<string, CannedAnswer[]>;
   /** where each tool of `answers` is written, for naming an unknown one */

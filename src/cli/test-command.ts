@@ -1,8 +1,9 @@
-// `vfdl test SCRIPT...`: runs conversation tests headless on a virtual clock, the LLM's part
+// `vfdl test SCRIPT...`: runs conversation tests (a folder's *.test.yaml files) headless on a virtual clock, the LLM's part
 // scripted. Exit 0 when every expectation holds, 1 when one does not (naming the script, the
 // step's line and what differed), 2 when a flow or script is invalid.
 
 import { dirname, resolve, relative } from 'node:path';
+import { noonOf } from '../engine/language/dates.ts';
 import { formatDiagnostic } from '../engine/language/diagnostics.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import { loadFlow, type LoadedFlow } from '../engine/language/load-flow.ts';
@@ -10,15 +11,16 @@ import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, F
 import { VirtualClock } from '../ports/clock.ts';
 import { checkNames, parseScript } from './conversation-script.ts';
 import { compare } from './expectations.ts';
-import { expandFiles, readText, type Io } from './io.ts';
+import { expandFiles, readText, skippedLine, type Io } from './io.ts';
 import type { CannedAnswer, Script, Step } from './script-types.ts';
 
 type Outcome = { status: 'passed'; steps: number } | { status: 'failed'; message: string } | { status: 'invalid'; message: string };
 
 export function runTests(paths: readonly string[], io: Io): number {
-  const files = expandFiles(paths);
+  const { files, skipped } = expandFiles(paths, 'scripts');
+  if (skipped.length) io.err(skippedLine('test', skipped, 'scripts'));
   if (files.length === 0) {
-    io.err('vfdl test: no conversation tests given');
+    io.err('vfdl test: no conversation tests given (a folder\'s tests are its *.test.yaml files)');
     return 2;
   }
   let passed = 0;
@@ -78,7 +80,8 @@ function loadScript(file: string): { script: Script; loaded: LoadedFlow } | Outc
 /** Plays a script's steps against a new engine on a virtual clock, checking each expect; passed, or failed at the first that does not hold. */
 function play(script: Script, loaded: LoadedFlow, io: Io): Outcome {
   const file = script.file;
-  const clock = new VirtualClock(0);
+  // A flow that compares with today runs on the script's day; a day's noon keeps a visit's waits within it.
+  const clock = new VirtualClock(script.today === undefined ? 0 : noonOf(script.today));
   const engine = new FlowEngine(loaded, clock);
   let window: EngineMessage[] = [];
   let flowState: FlowStateMessage | null = null;

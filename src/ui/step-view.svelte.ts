@@ -4,7 +4,7 @@
 
 import { words, type Said } from './i18n/words.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
-import { resolveTool } from '../engine/language/flow.ts';
+import { resolveTool, type Field, type FieldProblem } from '../engine/language/flow.ts';
 import { variableLabel } from '../engine/runtime/shown-values.ts';
 import { displayValue } from '../engine/language/interpolate.ts';
 import { copy, dict, own } from '../engine/language/records.ts';
@@ -23,6 +23,8 @@ export interface Notice {
   /** the variable the notice sits beside, if any */
   near: string | null;
   text: Said;
+  /** by variable, what is wrong with its value, said beside its field (a rule of the field it broke) */
+  fields?: Record<string, Said>;
 }
 
 /** A value of the pending action the visitor may change on its card ("Change"). */
@@ -75,7 +77,7 @@ export class StepView {
         const status: FieldStatus = m.status === 'cleared' ? 'empty' : m.status;
         const editing = f.editing && status !== 'confirmed';
         this.setField(m.name, { value: m.status === 'cleared' ? '' : displayValue(m.value), status, editing });
-        if (this.notice?.near === m.name && status !== 'pending') this.notice = null;
+        if (status !== 'pending') this.settled(m.name);
         break;
       }
       case 'transition_blocked':
@@ -120,6 +122,18 @@ export class StepView {
       };
     }
     this.fields = fields;
+  }
+
+  /** A field's value was settled by hand or heard again: what the notice said of it goes, the rest stays. */
+  private settled(variable: string): void {
+    const n = this.notice;
+    if (!n?.fields || own(n.fields, variable) === undefined) {
+      if (n?.near === variable) this.notice = null;
+      return;
+    }
+    const rest = dict(Object.entries(n.fields).filter(([v]) => v !== variable));
+    const next = Object.keys(rest)[0];
+    this.notice = next === undefined ? null : { near: next, text: rest[next]!, fields: rest };
   }
 
   /** One field's new state, in a new record so the screen sees the change. */
@@ -196,11 +210,36 @@ export class StepView {
         return { near, text: words('blocked.pending', { fields }) };
       case 'not_captured':
         return { near, text: words('blocked.missing', { fields }) };
-      case 'invalid_input':
-        return { near, text: words('blocked.invalid', { fields }) };
+      case 'invalid_input': {
+        // Each value that broke a rule of its field is told so beside it, in the flow's words or the kiosk's.
+        const broken = Object.entries(m.problems ?? {});
+        if (broken.length === 0) return { near, text: words('blocked.invalid', { fields }) };
+        const said = dict(broken.map(([v, p]) => [v, problemWords(p)]));
+        const first = (this.screen?.artifact?.fields ?? []).find((f) => own(said, f.id) !== undefined)?.id ?? broken[0]![0];
+        return { near: first, text: said[first]!, fields: said };
+      }
       case 'guard_failed':
         return { near: null, text: words('blocked.guard') };
     }
+  }
+}
+
+/** What is wrong with a value, for the visitor: the field's own message, else the kiosk's words for the rule. */
+function problemWords(p: FieldProblem): Said {
+  if (p.message !== undefined) return p.message;
+  const shown = p.shown ?? String(p.limit);
+  const isDate = typeof p.limit === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(p.limit);
+  switch (p.rule) {
+    case 'pattern':
+      return words('field.problemPattern');
+    case 'min_length':
+      return words('field.problemMinLength', { count: Number(p.limit) });
+    case 'max_length':
+      return words('field.problemMaxLength', { count: Number(p.limit) });
+    case 'min':
+      return isDate ? words('field.problemEarliest', { date: shown }) : words('field.problemMin', { limit: shown });
+    case 'max':
+      return isDate ? words('field.problemLatest', { date: shown }) : words('field.problemMax', { limit: shown });
   }
 }
 

@@ -34,7 +34,7 @@ function stateOf(request: ChatRequestBody): ClinicState | 'unknown' {
 
 /**
  * A good model for this flow. In each state it calls the state's tools as the conversation test
- * does (tests/conversations/clinic-voice.yaml) and answers in one short sentence, so that the
+ * does (tests/conversations/clinic-voice.test.yaml) and answers in one short sentence, so that the
  * kiosk has stopped speaking before the patient's next line. A tool round (`last: 'tool'`)
  * follows every call that leaves the flow in its state; calls that move the flow on are followed
  * by the next state's own turn instead.

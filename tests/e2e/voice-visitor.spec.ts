@@ -35,7 +35,7 @@ function stateOf(request: ChatRequestBody): VisitorState | 'unknown' {
 
 /**
  * A good model for this flow, calling the tools the conversation test does
- * (tests/conversations/visitor-voice.yaml) and answering in one short sentence. Three of the five
+ * (tests/conversations/visitor-voice.test.yaml) and answering in one short sentence. Three of the five
  * lines never reach it: the email matches the details step's `on_utterance` pattern, "yes" is one
  * of the gate's `confirm_phrases`, and "yes I agree" matches the rules step's pattern. "Tom
  * Becker" matches the host step's pattern, which goes to `host_by_name`, where the model is asked

@@ -58,11 +58,11 @@ export interface Harness {
   };
 }
 
-/** Loads `yaml` (it must be valid) and starts the flow at time 0. */
-export function startFlow(yaml: string): Harness {
+/** Loads `yaml` (it must be valid) and starts the flow at `startAt` (ms; by default time 0). */
+export function startFlow(yaml: string, startAt = 0): Harness {
   const result = loadFlow(yaml, 'inline.yaml');
   if (!result.loaded) throw new Error(`inline flow does not load:\n${result.diagnostics.map(formatDiagnostic).join('\n')}`);
-  const clock = new VirtualClock();
+  const clock = new VirtualClock(startAt);
   const engine = new FlowEngine(result.loaded, clock);
   const log: EngineMessage[] = [];
   const record = (messages: EngineMessage[]): EngineMessage[] => {

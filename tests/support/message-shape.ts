@@ -4,7 +4,7 @@
 // and enum members are tied to the TypeScript types: when messages.ts changes, this file stops
 // type-checking until it follows.
 
-import type { Artifact, ArtifactType, ChoiceOption, Field, FieldType, UiAction } from '../../src/engine/language/flow.ts';
+import type { Artifact, ArtifactType, ChoiceOption, Field, FieldProblem, FieldType, UiAction } from '../../src/engine/language/flow.ts';
 import {
   ENGINE_MESSAGE_TYPES,
   type ActionResultMessage,
@@ -115,6 +115,12 @@ const field = shape<Field>({
   required: bool,
   placeholder: optional(str),
   options: optional(arrayOf(choiceOption)),
+  pattern: optional(str),
+  minLength: optional(int),
+  maxLength: optional(int),
+  min: optional((v, path) => (typeof v === 'string' ? str(v, path) : num(v, path))),
+  max: optional((v, path) => (typeof v === 'string' ? str(v, path) : num(v, path))),
+  message: optional(str),
   at: sourcePath,
 });
 
@@ -184,6 +190,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
       barge_in_ms: optional(int),
       expect: optional(oneOf<NonNullable<TurnTakingWire['expect']>>({ auto: true, free: true, dictation: true })),
     }),
+    global_actions: optional(arrayOf(shape<UiAction>({ event: str, label: str, tool: optional(str) }))),
   }),
   flow_variable: message('flow_variable', {
     name: str,
@@ -198,6 +205,16 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
     reason: oneOf<BlockReason>({ pending_confirmation: true, not_captured: true, guard_failed: true, invalid_input: true }),
     detail: str,
     variables: recordOf(json),
+    problems: optional(
+      recordOf(
+        shape<FieldProblem>({
+          rule: oneOf<FieldProblem['rule']>({ pattern: true, min: true, max: true, min_length: true, max_length: true }),
+          limit: (v, path) => (typeof v === 'string' ? str(v, path) : num(v, path)),
+          shown: optional(str),
+          message: optional(str),
+        }),
+      ),
+    ),
   }),
   tool_rejected: message('tool_rejected', {
     tool: str,

@@ -98,11 +98,14 @@ export interface ServerHarness {
 
 /**
  * A flow whose state `summary` has one tool, `check_in`, with the HTTP effect `http`: what the
- * server tests run actions of.
+ * server tests run actions of. The names its url and body fill in are declared as variables, as
+ * vfdl check asks of a flow.
  */
 export function toolFlow(http: Record<string, unknown>, flowId = 'clinic_checkin'): string {
   const effect = Object.fromEntries(Object.entries(http).filter(([, v]) => v !== undefined));
-  return stringify({ id: flowId, states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check in.', http: effect } } } } });
+  const names = [...JSON.stringify([effect['url'], effect['body']]).matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
+  const variables = Object.fromEntries(names.map((n) => [n, { type: 'string' }]));
+  return stringify({ id: flowId, variables, states: { summary: { ui: { artifact_type: 'card', title: 'Summary' }, tools: { check_in: { description: 'Check in.', http: effect } } } } });
 }
 
 /** The clinic example's states of its two actions. */

@@ -93,12 +93,12 @@ states:
   only:
     on_enter: [ { set: { a: 1 }, emit: started } ]
     ui: { artifact_type: card, title: Hi }
-`)).toEqual(['f.yaml:5:17: error: each on_enter item does one thing: set, clear or emit (this one has set and emit; split it) [bad-value]']);
+`)).toEqual(['f.yaml:5:17: error: each on_enter and on_exit item does one thing: set, clear, emit or call; split it into one item each (this one has set and emit) [bad-value]']);
   });
 
   it('a language version other than 1', () => {
     expect(check('vfdl: 2\nid: v\nstates:\n  only: { ui: { artifact_type: card, title: Hi } }\n')).toEqual([
-      'f.yaml:1:7: error: this kiosk reads VFDL version 1; this file says 2 [bad-value]',
+      'f.yaml:1:7: error: 2 is above the maximum of 1 (this kiosk reads VFDL version 1, the only one there is) [bad-value]',
     ]);
   });
 });

@@ -67,7 +67,8 @@ describe('turn_taking in flows', () => {
   it('is in the JSON Schema for editors, with its limits', () => {
     const schema = flowJsonSchema() as { definitions: Record<string, { properties: Record<string, Record<string, unknown>> }> };
     const tt = schema.definitions['turn_taking']!;
-    expect(tt.properties['end_silence_ms']).toMatchObject({ type: 'integer', minimum: 100, maximum: 5000 });
-    expect(tt.properties['expect']).toMatchObject({ enum: ['auto', 'free', 'dictation'] });
+    // An empty value (`end_silence_ms:`) counts as absent, as vfdl check reads it.
+    expect(tt.properties['end_silence_ms']).toMatchObject({ type: ['integer', 'null'], minimum: 100, maximum: 5000 });
+    expect(tt.properties['expect']).toMatchObject({ enum: ['auto', 'free', 'dictation', null] });
   });
 });

@@ -9,6 +9,7 @@ import {
   resolveTool,
   SET_LANGUAGE,
   type ChoiceOption,
+  type Field,
   type FieldType,
   type Flow,
   type SourcePath,
@@ -16,6 +17,9 @@ import {
   type ToolDef,
   type ValueType,
 } from './flow.ts';
+import { stateBranches } from './branches.ts';
+import { hasRules } from './field-rules.ts';
+import { globalBranches, globalIn } from './global.ts';
 import { languageName } from './localize.ts';
 import { dict, own } from './records.ts';
 import { paramJsonSchema } from './values.ts';
@@ -53,6 +57,8 @@ export interface Catalog {
   settable: ReadonlyMap<string, ReadonlySet<string>>;
   /** variable -> choice id -> the label a visitor sees (options and select fields) */
   choiceLabels: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** variable -> the form fields of it with rules for its value (every one holds, from any source) */
+  fieldRules: ReadonlyMap<string, readonly Field[]>;
 }
 
 const FIELD_VALUE_TYPE: Record<FieldType, ValueType> = {
@@ -66,17 +72,26 @@ const FIELD_VALUE_TYPE: Record<FieldType, ValueType> = {
   checkbox: 'boolean',
 };
 
+/** The tools a state offers the LLM by name: its own list, then the flow's global ones. */
+function listedTools(flow: Flow, state: StateDef): string[] {
+  return [...new Set([...state.agent.tools, ...globalIn(flow, state).tools])];
+}
+
 function settersOf(flow: Flow, state: StateDef): Set<string> {
   const out = new Set<string>();
-  for (const name of state.agent.tools) {
+  for (const name of listedTools(flow, state)) {
     const tool = resolveTool(flow, state, name);
     if (!tool) continue;
     for (const v of Object.values(tool.capture)) out.add(v);
     if (tool.http) for (const v of Object.keys(tool.http.capture)) out.add(v);
   }
+  for (const h of state.onEnter) {
+    const called = h.kind === 'call' ? resolveTool(flow, state, h.tool) : undefined;
+    if (called?.http) for (const v of Object.keys(called.http.capture)) out.add(v);
+  }
   for (const f of state.ui?.fields ?? []) out.add(f.id);
   if (state.ui?.variable) out.add(state.ui.variable);
-  for (const r of state.transitions.onUtterance) for (const v of [...r.captureTo, ...r.namedGroups]) out.add(v);
+  for (const r of [...state.transitions.onUtterance, ...globalIn(flow, state).onUtterance]) for (const v of [...r.captureTo, ...r.namedGroups]) out.add(v);
   return out;
 }
 
@@ -112,14 +127,12 @@ export function buildCatalog(flow: Flow): Catalog {
   for (const id of flow.stateOrder) {
     const s = flow.states[id]!;
     for (const h of [...s.onEnter, ...s.onExit]) if (h.kind === 'set') addSets(h.values, h.at);
-    const branches = [
-      ...Object.values(s.transitions.onUiEvent).flat(),
-      ...Object.values(s.transitions.onToolCall).flat(),
-      ...Object.values(s.transitions.onAction ?? {}).flatMap((o) => [...(o.done ?? []), ...(o.failed ?? [])]),
-      ...s.transitions.onUtterance.flatMap((r) => r.branches),
-      ...(s.gate?.onConfirm ?? []),
-    ];
-    for (const b of branches) addSets(b.set, [...b.at.slice(0, -1), 'set']);
+    for (const b of stateBranches(s)) addSets(b.set, [...b.at.slice(0, -1), 'set']);
+  }
+  const g = flow.global;
+  if (g) {
+    for (const r of g.onUtterance) for (const v of [...r.captureTo, ...r.namedGroups]) add(v, 'string', r.at);
+    for (const b of globalBranches(g)) addSets(b.set, [...b.at.slice(0, -1), 'set']);
   }
 
   const offered = new Map<string, string[]>();
@@ -127,12 +140,13 @@ export function buildCatalog(flow: Flow): Catalog {
   const settable = new Map<string, Set<string>>();
   for (const id of flow.stateOrder) {
     const s = flow.states[id]!;
-    const own = s.agent.tools.flatMap((name) => {
+    const listed = listedTools(flow, s);
+    const own = listed.flatMap((name) => {
       const t = resolveTool(flow, s, name);
       return t ? [toolSpec(t)] : [];
     });
     const made = generatedTools(flow, s);
-    offered.set(id, [...new Set([...s.agent.tools, ...made.map((t) => t.function.name)])]);
+    offered.set(id, [...new Set([...listed, ...made.map((t) => t.function.name)])]);
     toolSpecs.set(id, [...own, ...made]);
     settable.set(id, settersOf(flow, s));
   }
@@ -147,7 +161,11 @@ export function buildCatalog(flow: Flow): Catalog {
     if (ui?.variable) addLabels(ui.variable, ui.options);
     for (const f of ui?.fields ?? []) if (f.options) addLabels(f.id, f.options);
   }
-  return { variables: vars, offered, toolSpecs, settable, choiceLabels };
+  const fieldRules = new Map<string, Field[]>();
+  for (const id of flow.stateOrder) {
+    for (const f of flow.states[id]!.ui?.fields ?? []) if (hasRules(f)) fieldRules.set(f.id, [...(fieldRules.get(f.id) ?? []), f]);
+  }
+  return { variables: vars, offered, toolSpecs, settable, choiceLabels, fieldRules };
 }
 
 function generated(name: string, description: string): ToolSpec {

@@ -3,8 +3,8 @@
 
 import { checkStateTools } from './check-tools.ts';
 import { checkTransitions } from './check-transitions.ts';
-import { TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
-import { own } from './records.ts';
+import { didYouMean } from './diagnostics.ts';
+import { resolveTool, TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
 import type { SemanticContext } from './semantic-context.ts';
 import type { Reporter } from './source.ts';
 
@@ -56,6 +56,12 @@ function checkTexts(c: SemanticContext, s: StateDef): void {
   checkTemplate(s.ui.title, uiTextPath(c, s, s.ui.title), 'the artifact title');
   checkTemplate(s.ui.text, uiTextPath(c, s, s.ui.text), 'the artifact text');
   s.ui.fields.forEach((f) => checkTemplate(f.label, [...f.at, 'label'], 'a field label'));
+  for (const [name, value] of Object.entries(s.ui.params ?? {})) {
+    if (typeof value === 'string') checkTemplate(value, [...s.at, 'ui', 'params', name], `the card's "${name}"`);
+  }
+  if (s.ui.type === 'options' && s.ui.variable === undefined && !Object.hasOwn(s.transitions.onUiEvent, 'option_select')) {
+    c.r.error('no-effect', [...s.at, 'ui', 'options'], 'a tap on these options would do nothing: name the variable a tap sets (variable: …), or say where a tap leads (on_ui_event: { option_select: … })');
+  }
 }
 
 /** The artifact key (title, prompt, text or content) whose text became `text`. */
@@ -64,22 +70,29 @@ function uiTextPath(c: SemanticContext, s: StateDef, text: string | undefined): 
   return key ? [...s.at, 'ui', key] : [...s.at, 'ui'];
 }
 
-/** on_enter and on_exit: each item does one thing, and names variables that exist. */
+/** on_enter and on_exit name variables and tools that exist, and call only what can run on entering. (That each item does one thing is in the syntax table.) */
 function checkHooks(c: SemanticContext, s: StateDef): void {
-  const { r } = c;
-  const raw = own(own(r.src.data as Record<string, Record<string, Record<string, unknown>>>, 'states'), s.id) ?? {};
-  for (const hookKey of ['on_enter', 'on_exit'] as const) {
-    const items = raw[hookKey];
-    if (!Array.isArray(items)) continue;
-    items.forEach((item, i) => {
-      const does = ['set', 'clear', 'emit'].filter((k) => item !== null && typeof item === 'object' && k in item);
-      if (does.length !== 1) {
-        r.error('bad-value', [...s.at, hookKey, i], `each ${hookKey} item does one thing: set, clear or emit${does.length ? ` (this one has ${does.join(' and ')}; split it)` : ''}`);
-      }
-    });
-  }
   for (const h of [...s.onEnter, ...s.onExit]) {
     if (h.kind === 'clear') h.variables.forEach((v, i) => c.checkVar(v, [...h.at, i], 'clear'));
     if (h.kind === 'set') for (const [k, v] of Object.entries(h.values)) if (typeof v === 'string') c.checkTemplate(v, [...h.at, k], 'a set value');
+    if (h.kind === 'call') checkCall(c, s, h.tool, h.at, s.onExit.includes(h));
   }
+}
+
+/** A `call` item: on entering a state that goes on, a tool of the state's with an HTTP action that needs no yes. */
+function checkCall(c: SemanticContext, s: StateDef, name: string, at: SourcePath, onExit: boolean): void {
+  const tool = resolveTool(c.flow, s, name);
+  const why = onExit
+    ? 'call runs on entering a state: on_exit could not wait for its answer; call it in on_enter of the state that follows'
+    : s.terminal
+      ? `"${s.id}" is a terminal state: the flow ends as it is entered, so the answer of the call would never be heard`
+      : !tool
+        ? undefined
+        : !tool.http
+          ? `"${name}" has no http effect: call runs a tool's HTTP action on entering (a lookup that fills the screen)`
+          : tool.confirm
+            ? `"${name}" waits for the visitor's yes (confirm: true), and on entering nobody has asked for it: offer it on a button (actions: [{ event, label, tool: ${name} }]) or to the LLM`
+            : undefined;
+  if (why) c.r.error('bad-value', at, why);
+  else if (!tool) c.r.error('unknown-tool', at, `tool "${name}" is not defined in this state's tools or the flow's tools${didYouMean(name, [...Object.keys(s.tools), ...Object.keys(c.flow.tools)])}`);
 }

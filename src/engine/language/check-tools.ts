@@ -3,7 +3,8 @@
 
 import { generatedToolNames } from './catalog.ts';
 import { didYouMean } from './diagnostics.ts';
-import { resolveTool, toolOfAnotherState, type StateDef, type ToolDef } from './flow.ts';
+import { headerProblem, secretProblem, urlProblem } from './http-texts.ts';
+import { resolveTool, toolOfAnotherState, type SourcePath, type StateDef, type ToolDef } from './flow.ts';
 import { own } from './records.ts';
 import type { SemanticContext } from './semantic-context.ts';
 
@@ -13,8 +14,30 @@ export function checkTool(c: SemanticContext, name: string, t: ToolDef): void {
   checkTemplate(t.summary, [...t.at, 'summary'], `the summary of ${name}`);
   checkTemplate(t.speechCue, [...t.at, 'speech_cue'], `the speech cue of ${name}`);
   for (const p of t.parameters) if (p.pattern !== undefined) compiles(p.pattern, [...p.at, 'pattern'], '', 'parameter pattern');
+  if (t.http) checkHttp(c, name, t);
   for (const [param, patterns] of Object.entries(t.autoExtract)) {
     patterns.forEach((p, i) => compiles(p, [...t.at, 'auto_extract', param, 'patterns', i]));
+  }
+}
+
+/**
+ * An HTTP effect: a name filled into the url or the body must exist (a typo would send an empty
+ * path segment or null), and what the server could never fill in or would refuse is said.
+ */
+function checkHttp({ r, checkTemplate }: SemanticContext, name: string, t: ToolDef): void {
+  const http = t.http!;
+  const at = [...t.at, 'http'];
+  checkTemplate(http.url, [...at, 'url'], `the url of ${name}`);
+  const url = urlProblem(http.url);
+  if (url) r.warn('bad-value', [...at, 'url'], url);
+  forEachText(http.body, [...at, 'body'], (text, path) => {
+    checkTemplate(text, path, `the body of ${name}`);
+    const secret = secretProblem(text);
+    if (secret) r.warn('bad-value', path, secret);
+  });
+  for (const [header, value] of Object.entries(http.headers ?? {})) {
+    const problem = typeof value === 'string' ? headerProblem(value) : undefined;
+    if (problem) r.warn('bad-value', [...at, 'headers', header], problem);
   }
 }
 
@@ -47,4 +70,11 @@ export function checkStateTools(c: SemanticContext, s: StateDef): void {
       r.error('tool-name-collision', path, `tool "${g}" collides with a tool the engine generates for state "${s.id}"; rename it`, i < 0);
     }
   }
+}
+
+/** Calls `visit` with each text inside a JSON value and where it is. */
+function forEachText(value: unknown, at: SourcePath, visit: (text: string, at: SourcePath) => void): void {
+  if (typeof value === 'string') visit(value, at);
+  else if (Array.isArray(value)) value.forEach((v, i) => forEachText(v, [...at, i], visit));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) forEachText(v, [...at, k], visit);
 }

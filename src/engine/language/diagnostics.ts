@@ -28,10 +28,14 @@ export const DIAGNOSTIC_CODES = {
   'too-deep': 'mappings and lists nested deeper than the limit (64 levels)',
   'too-large': 'a file larger than the limit (256 KiB)',
   'tool-from-other-state': 'a state lists a tool that only another state defines',
-  'type-mismatch': 'a parameter, default or set value of another type than its variable',
+  'type-mismatch': 'a parameter, default, set or guard value of another type than its variable',
   'duplicate-id': 'a field, option or action id given twice in one list',
   'unknown-language': 'a text given in a language the flow does not offer (languages)',
   'missing-translation': 'a text without its version in one of the flow\'s languages',
+  'never-taken': 'a branch, target or rule that can never be taken',
+  'may-block': 'a list of guarded branches without an unguarded last one: when none holds the visitor is stuck',
+  'no-effect': 'a screen whose taps would do nothing',
+  'validation-gap': 'a form field lets through a value that a tool taking it later refuses',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
@@ -79,12 +83,36 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The closest candidate to `word`, if one is close enough to be a likely typo. */
+/**
+ * Words authors write for what the language spells otherwise, by meaning, where spelling alone
+ * would suggest the wrong word (`le` is one letter from `lt`, but means `lte`). The first of each
+ * list that is a candidate where the word was written is suggested.
+ */
+const MEANINGS: Readonly<Record<string, readonly string[]>> = {
+  le: ['lte'], ge: ['gte'], ne: ['neq'], '<': ['lt'], '<=': ['lte'], '>': ['gt'], '>=': ['gte'], '=': ['eq'], '==': ['eq'], '!=': ['neq'],
+  equals: ['eq'], equal: ['eq'], is: ['eq'], not: ['neq'], not_equal: ['neq'], not_equals: ['neq'], less_than: ['lt'], greater_than: ['gt'],
+  contains: ['matches'], regex: ['matches', 'pattern'], regexp: ['matches', 'pattern'], match: ['matches', 'pattern'], like: ['matches'],
+  is_empty: ['empty'], exists: ['not_empty'], is_set: ['not_empty'], one_of: ['in'], none_of: ['not_in'],
+  retries: ['max_retries'], retry: ['max_retries'], attempts: ['max_retries'], max_attempts: ['max_retries'], tries: ['max_retries'],
+  fallback_state: ['fallback'], on_fail: ['fallback'], next: ['target'], goto: ['target'], to: ['target'],
+  condition: ['guard'], conditions: ['guard'], if: ['guard'], when: ['guard'],
+  timeout: ['on_timeout', 'seconds'], on_tap: ['on_ui_event'], on_click: ['on_ui_event'], on_event: ['on_ui_event'], on_tool: ['on_tool_call'],
+  on_say: ['on_utterance'], on_speech: ['on_utterance'], on_intent: ['on_utterance'], no_match: ['on_no_match'], on_not_understood: ['on_no_match'],
+  global_transitions: ['global'], every_state: ['global'], system_prompt: ['base_prompt', 'prompt'],
+  kind: ['artifact_type', 'type'], items: ['options'], choices: ['options'], buttons: ['actions'], inputs: ['fields'],
+  minlength: ['min_length'], maxlength: ['max_length'], minimum: ['min'], maximum: ['max'],
+  error: ['message'], error_message: ['message'], invalid_message: ['message'], hint: ['placeholder'], default_value: ['default'],
+};
+
+/** The closest candidate to `word`, if one is close enough to be a likely typo, or means what it means. */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
   const w = word.toLowerCase();
-  for (const c of candidates) {
+  const list = [...candidates];
+  const meant = (Object.hasOwn(MEANINGS, w) ? MEANINGS[w]! : []).find((m) => list.includes(m));
+  if (meant !== undefined) return meant;
+  for (const c of list) {
     const score = editDistance(w, c.toLowerCase());
     if (score < bestScore) {
       best = c;

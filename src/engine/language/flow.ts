@@ -93,6 +93,8 @@ export type Operator =
 
 export interface Condition {
   variable: string;
+  /** the condition is on the age in whole years, today, of the date in `variable` (`age_of`) */
+  age: boolean;
   operator: Operator;
   value?: unknown;
   at: SourcePath;
@@ -131,6 +133,16 @@ export interface TimeoutRule {
   at: SourcePath;
 }
 
+/**
+ * "Didn't understand" (`on_no_match`): once `maxRetries` of the visitor's answers in a row have
+ * come to nothing, the next answer that no phrase or rule takes goes to `fallback`.
+ */
+export interface NoMatchRule {
+  maxRetries: number;
+  fallback: string;
+  at: SourcePath;
+}
+
 /** Where a tool's HTTP action leads once it has ended (`on_action`). */
 export interface ActionOutcomes {
   /** taken when it succeeded, instead of the tool's on_tool_call mapping */
@@ -146,12 +158,15 @@ export interface Transitions {
   onAction?: Readonly<Record<string, ActionOutcomes>>;
   onUtterance: readonly UtteranceRule[];
   onTimeout?: TimeoutRule;
+  onNoMatch?: NoMatchRule;
 }
 
 export type HookAction =
   | { kind: 'set'; values: Readonly<Record<string, unknown>>; at: SourcePath }
   | { kind: 'clear'; variables: readonly string[]; at: SourcePath }
-  | { kind: 'emit'; event: string; data?: Readonly<Record<string, unknown>>; at: SourcePath };
+  | { kind: 'emit'; event: string; data?: Readonly<Record<string, unknown>>; at: SourcePath }
+  /** on entering: run the tool's HTTP action at once, its arguments from the variables */
+  | { kind: 'call'; tool: string; at: SourcePath };
 
 export interface ChoiceOption {
   id: string;
@@ -176,7 +191,27 @@ export interface Field {
   required: boolean;
   placeholder?: string;
   options?: readonly ChoiceOption[];
+  /** text fields: a regular expression the value must match (not anchored) */
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  /** number fields: numbers; date fields: dates or today counted from (today - 18 years) */
+  min?: number | string;
+  max?: number | string;
+  /** what the visitor reads when the value breaks a rule */
+  message?: string;
   at: SourcePath;
+}
+
+/** A rule of a field that a value breaks, for the visitor and the LLM (field-rules.ts). */
+export interface FieldProblem {
+  rule: 'pattern' | 'min' | 'max' | 'min_length' | 'max_length';
+  /** the bound: a pattern, a number, a length, or a date (YYYY-MM-DD) */
+  limit: number | string;
+  /** the bound as the visitor reads it (a date in words), where it differs */
+  shown?: string;
+  /** the field's own message, in the visit's language */
+  message?: string;
 }
 
 export interface UiAction {
@@ -271,6 +306,24 @@ export interface StateDef {
   at: SourcePath;
 }
 
+/**
+ * Flow-wide ways out (`global`): in every state but terminal ones and those in `except`, below
+ * the state's own transitions in priority, and not held back by a confirmation gate.
+ */
+export interface GlobalDef {
+  onUiEvent: Readonly<Record<string, readonly Branch[]>>;
+  onToolCall: Readonly<Record<string, readonly Branch[]>>;
+  onUtterance: readonly UtteranceRule[];
+  /** for every state without its own */
+  onNoMatch?: NoMatchRule;
+  /** tools of the flow's `tools` offered to the LLM in every state */
+  tools: readonly string[];
+  /** buttons on every screen */
+  actions: readonly UiAction[];
+  except: readonly string[];
+  at: SourcePath;
+}
+
 export interface FlowSettings {
   maxDurationSecs?: number;
   onTimeout?: string;
@@ -304,6 +357,7 @@ export interface Flow {
   /** state ids in the order they were written */
   stateOrder: readonly string[];
   settings: FlowSettings;
+  global?: GlobalDef;
 }
 
 export const CONFIRM_ACTION = 'confirm_action';

@@ -30,6 +30,7 @@ function stateLines(flow: Flow, s: StateDef, out: string[]): void {
     out.push(`  ${node(s.id)} --> ${node(t.onTimeout.target)}: ${label(`timeout ${t.onTimeout.seconds}s${t.onTimeout.target === s.id ? retries : ''}`)}`);
     if (t.onTimeout.fallback) out.push(`  ${node(s.id)} --> ${node(t.onTimeout.fallback)}: ${label('timeout, retries used up')}`);
   }
+  if (t.onNoMatch) out.push(`  ${node(s.id)} --> ${node(t.onNoMatch.fallback)}: ${label(`not understood after ${t.onNoMatch.maxRetries} tries`)}`);
   if (s.gate) {
     const gate = s.gate;
     edges(s.id, gate.onConfirm, `gate confirmed (${gate.variables.join(', ')})`, out);
@@ -49,6 +50,16 @@ function stateLines(flow: Flow, s: StateDef, out: string[]): void {
 export function flowToMermaid(flow: Flow): string {
   const out = ['stateDiagram-v2', `  [*] --> ${node(flow.initial)}`];
   for (const id of flow.stateOrder) stateLines(flow, flow.states[id]!, out);
+  const g = flow.global;
+  if (g) {
+    const ways = [
+      ...Object.entries(g.onUiEvent).map(([event, bs]) => `tap ${event} to ${bs.map((b) => b.target).join(' or ')}`),
+      ...Object.entries(g.onToolCall).map(([tool, bs]) => `tool ${tool} to ${bs.map((b) => b.target).join(' or ')}`),
+      ...g.onUtterance.filter((r) => r.branches.length).map((r, i) => `said pattern ${i + 1} to ${r.branches.map((b) => b.target).join(' or ')}`),
+      ...(g.onNoMatch ? [`not understood after ${g.onNoMatch.maxRetries} tries to ${g.onNoMatch.fallback}`] : []),
+    ];
+    if (ways.length) out.push(`  note right of ${node(flow.initial)}`, `    from every state${g.except.length ? ` but ${g.except.join(', ')}` : ''}`, ...ways.map((w) => `    ${label(w)}`), '  end note');
+  }
   if (flow.settings.maxDurationSecs !== undefined) {
     out.push(`  note left of ${node(flow.initial)}`, `    any state goes to ${flow.settings.onTimeout ?? 'the end'} after ${flow.settings.maxDurationSecs}s`, '  end note');
   }

@@ -1,9 +1,9 @@
 // A state's screen (`ui`) in the Flow model: its artifact type, fields, options and buttons, with
 // Prepatu's `prompt` folded into a title or text.
 
-import type { Artifact, ChoiceOption, Field, FieldType, SourcePath } from './flow.ts';
-import { asArr, asBool, asObj, asStr, isObj } from './raw-values.ts';
-import { RENDERED_ARTIFACTS } from './syntax.ts';
+import type { Artifact, ChoiceOption, Field, SourcePath, UiAction } from './flow.ts';
+import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf } from './raw-values.ts';
+import { FIELD_TYPES, RENDERED_ARTIFACTS } from './syntax.ts';
 
 /** The id an option entry stands for (a plain value, or `id`, `value` or `label`), if it has one. */
 export function optionId(o: unknown): string | undefined {
@@ -42,11 +42,17 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
     return [
       {
         id,
-        type: (asStr(o['type']) as FieldType | undefined) ?? 'text',
+        type: oneOf(o['type'], FIELD_TYPES) ?? 'text',
         label: asStr(o['label']) ?? id,
         required: asBool(o['required'], false),
         ...(asStr(o['placeholder']) !== undefined ? { placeholder: asStr(o['placeholder'])! } : {}),
         ...(options.length ? { options } : {}),
+        ...(asStr(o['pattern']) !== undefined ? { pattern: asStr(o['pattern'])! } : {}),
+        ...(asNum(o['min_length']) !== undefined ? { minLength: asNum(o['min_length'])! } : {}),
+        ...(asNum(o['max_length']) !== undefined ? { maxLength: asNum(o['max_length'])! } : {}),
+        ...(typeof o['min'] === 'number' || typeof o['min'] === 'string' ? { min: o['min'] } : {}),
+        ...(typeof o['max'] === 'number' || typeof o['max'] === 'string' ? { max: o['max'] } : {}),
+        ...(asStr(o['message']) !== undefined ? { message: asStr(o['message'])! } : {}),
         at: [...at, 'fields', i],
       },
     ];
@@ -69,12 +75,17 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
     submitLabel: asStr(raw['submit_label']) ?? 'Continue',
     options: normalizeOptions(raw['options']),
     ...(asStr(raw['variable']) !== undefined ? { variable: asStr(raw['variable'])! } : {}),
-    actions: asArr(raw['actions']).flatMap((a) => {
-      const o = asObj(a);
-      const tool = asStr(o['tool']);
-      const event = asStr(o['event']);
-      return event ? [{ event, label: asStr(o['label']) ?? event, ...(tool !== undefined ? { tool } : {}) }] : [];
-    }),
+    actions: normalizeActions(raw['actions']),
     ...(isObj(raw['params']) ? { params: raw['params'] } : {}),
   };
+}
+
+/** Buttons (`actions`): each sends its event, and one with `tool` proposes that tool's action. */
+export function normalizeActions(raw: unknown): UiAction[] {
+  return asArr(raw).flatMap((a) => {
+    const o = asObj(a);
+    const tool = asStr(o['tool']);
+    const event = asStr(o['event']);
+    return event ? [{ event, label: asStr(o['label']) ?? event, ...(tool !== undefined ? { tool } : {}) }] : [];
+  });
 }

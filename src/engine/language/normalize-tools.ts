@@ -1,8 +1,9 @@
 // A flow's tools in the Flow model (top-level or a state's own): parameters, captures, the HTTP
 // effect and auto_extract patterns, with their defaults filled in.
 
-import type { ParamDef, SourcePath, ToolDef, ValueType } from './flow.ts';
-import { asBool, asNum, asObj, asStr, isObj, strList, type Obj } from './raw-values.ts';
+import type { ParamDef, SourcePath, ToolDef } from './flow.ts';
+import { asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } from './raw-values.ts';
+import { VALUE_TYPES } from './syntax.ts';
 import { dict } from './records.ts';
 
 /** The tools of a `tools` mapping, by name; `at` is where the mapping is. */
@@ -15,7 +16,7 @@ function normalizeTool(name: string, t: Obj, at: SourcePath): ToolDef {
     const p = asObj(raw);
     return {
       name: pname,
-      type: (asStr(p['type']) as ValueType | undefined) ?? (Array.isArray(p['enum']) ? 'enum' : 'string'),
+      type: oneOf(p['type'], VALUE_TYPES) ?? (Array.isArray(p['enum']) ? 'enum' : 'string'),
       required: asBool(p['required'], false),
       ...(asStr(p['description']) !== undefined ? { description: asStr(p['description'])! } : {}),
       ...(Array.isArray(p['enum']) ? { enum: p['enum'] } : {}),

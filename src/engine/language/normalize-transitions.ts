@@ -1,9 +1,10 @@
 // A state's transitions in the Flow model: every way out (UI events, tool calls, action outcomes,
 // utterance rules, the time-out) as lists of branches, each with its guard and the values it sets.
 
-import type { ActionOutcomes, Branch, Condition, Guard, SourcePath, Transitions, UtteranceRule } from './flow.ts';
-import { asArr, asBool, asNum, asObj, asStr, isObj, strList, type Obj } from './raw-values.ts';
+import type { ActionOutcomes, Branch, Condition, Guard, NoMatchRule, SourcePath, Transitions, UtteranceRule } from './flow.ts';
+import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } from './raw-values.ts';
 import { dict } from './records.ts';
+import { OPERATORS } from './syntax.ts';
 
 /** A state's `transitions` mapping; `trAt` is where it is. */
 export function normalizeTransitions(tr: Obj, trAt: SourcePath): Transitions {
@@ -30,11 +31,20 @@ export function normalizeTransitions(tr: Obj, trAt: SourcePath): Transitions {
           },
         }
       : {}),
+    ...noMatchOf(tr['on_no_match'], [...trAt, 'on_no_match']),
   };
 }
 
+/** `on_no_match`, as `{ onNoMatch }` when it is given whole, else nothing. */
+export function noMatchOf(raw: unknown, at: SourcePath): { onNoMatch?: NoMatchRule } {
+  const o = asObj(raw);
+  const maxRetries = asNum(o['max_retries']);
+  const fallback = asStr(o['fallback']);
+  return maxRetries !== undefined && fallback !== undefined ? { onNoMatch: { maxRetries, fallback, at } } : {};
+}
+
 /** `on_utterance`: each rule's pattern, where its captures go, and its target's branches. */
-function normalizeUtteranceRules(raw: unknown, at: SourcePath): UtteranceRule[] {
+export function normalizeUtteranceRules(raw: unknown, at: SourcePath): UtteranceRule[] {
   return asArr(raw).map((rule, i) => {
     const u = asObj(rule);
     const pattern = asStr(u['pattern']) ?? '';
@@ -53,9 +63,11 @@ function normalizeUtteranceRules(raw: unknown, at: SourcePath): UtteranceRule[] 
 function normalizeCondition(raw: unknown, at: SourcePath): Condition | Guard {
   const c = asObj(raw);
   if ('all' in c || 'any' in c) return normalizeGuard(c, at)!;
+  const age = asStr(c['age_of']);
   return {
-    variable: asStr(c['variable']) ?? '',
-    operator: (asStr(c['operator']) ?? 'eq') as Condition['operator'],
+    variable: age ?? asStr(c['variable']) ?? '',
+    age: age !== undefined,
+    operator: oneOf(c['operator'], OPERATORS) ?? 'eq',
     ...('value' in c ? { value: c['value'] } : {}),
     at,
   };
@@ -63,6 +75,9 @@ function normalizeCondition(raw: unknown, at: SourcePath): Condition | Guard {
 
 function normalizeGuard(raw: unknown, at: SourcePath): Guard | undefined {
   const g = asObj(raw);
+  // A bare condition where a group belongs is reported as such; read as the group it meant, so it
+  // is not taken for a branch without a guard.
+  if (!('all' in g) && !('any' in g) && ('variable' in g || 'age_of' in g || 'operator' in g)) return { all: [normalizeCondition(g, at)] };
   if (Array.isArray(g['all'])) return { all: g['all'].map((c, i) => normalizeCondition(c, [...at, 'all', i])) };
   if (Array.isArray(g['any'])) return { any: g['any'].map((c, i) => normalizeCondition(c, [...at, 'any', i])) };
   return undefined;

@@ -3,13 +3,15 @@
 // and stays defensive where that check already reported a problem. This file reads the flow and
 // its states; a state's transitions, gate, screen and tools are read in normalize-*.ts.
 
-import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, TurnTakingDef, ValueType, VariableDecl } from './flow.ts';
+import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, TurnTakingDef, VariableDecl } from './flow.ts';
+import { normalizeGlobal } from './global.ts';
 import { normalizeGate, withUtteranceConfirmations, type BlockedNotice } from './normalize-gate.ts';
 import { normalizeArtifact } from './normalize-screen.ts';
 import { normalizeTools } from './normalize-tools.ts';
 import { normalizeTransitions } from './normalize-transitions.ts';
-import { asArr, asBool, asNum, asObj, asStr, isObj, strList, type Obj } from './raw-values.ts';
+import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } from './raw-values.ts';
 import { dict } from './records.ts';
+import { VALUE_TYPES } from './syntax.ts';
 import { convertValue } from './values.ts';
 
 /** The flow of a document whose texts are already in `language` (localize.ts); by default its own `language`. */
@@ -29,7 +31,7 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
   const variables = dict<VariableDecl>();
   for (const [name, raw] of Object.entries(asObj(d['variables']))) {
     const v = asObj(raw);
-    const type = (asStr(v['type']) as ValueType | undefined) ?? (Array.isArray(v['enum']) ? 'enum' : 'string');
+    const type = oneOf(v['type'], VALUE_TYPES) ?? (Array.isArray(v['enum']) ? 'enum' : 'string');
     // A default is stored as its type holds it ("3" for an integer is 3; text stays as written);
     // one that does not convert is a type-mismatch error, so such a flow never runs.
     const given = Object.hasOwn(v, 'default') ? v['default'] : null;
@@ -75,6 +77,7 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
       allowBack: asBool(settings['allow_back'], false),
       ...flowNotify,
     },
+    ...(isObj(d['global']) ? { global: normalizeGlobal(d['global'])! } : {}),
   };
 }
 
@@ -97,6 +100,7 @@ function normalizeHooks(raw: unknown, at: SourcePath): HookAction[] {
     const here = [...at, i];
     if (isObj(o['set'])) return [{ kind: 'set', values: o['set'], at: [...here, 'set'] }];
     if (o['clear'] !== undefined) return [{ kind: 'clear', variables: strList(o['clear']), at: [...here, 'clear'] }];
+    if (typeof o['call'] === 'string') return [{ kind: 'call', tool: o['call'], at: [...here, 'call'] }];
     if (typeof o['emit'] === 'string') {
       return [{ kind: 'emit', event: o['emit'], ...(isObj(o['data']) ? { data: o['data'] } : {}), at: [...here, 'emit'] }];
     }
@@ -159,6 +163,7 @@ function hasExit(transitions: Transitions): boolean {
     Object.keys(onToolCall).length > 0 ||
     Object.values(onAction ?? {}).some((o) => o.done !== undefined || o.failed !== undefined) ||
     onUtterance.length > 0 ||
-    transitions.onTimeout !== undefined
+    transitions.onTimeout !== undefined ||
+    transitions.onNoMatch !== undefined
   );
 }

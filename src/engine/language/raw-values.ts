@@ -11,3 +11,6 @@ export const asNum = (v: unknown): number | undefined => (typeof v === 'number' 
 export const asBool = (v: unknown, dflt: boolean): boolean => (typeof v === 'boolean' ? v : dflt);
 export const strList = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : asArr(v).filter((x): x is string => typeof x === 'string');
+/** The text when it is one of `allowed` (a type the structure check has already judged), else undefined. */
+export const oneOf = <T extends string>(v: unknown, allowed: readonly T[]): T | undefined =>
+  typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : undefined;

@@ -1,7 +1,8 @@
 // Where a flow can go: the states each state may move to (which the runtime's statechart uses
 // too), the states no visit reaches, whether a visit can end, and ways out that need the LLM.
 
-import { END, ERROR, type Branch, type Flow, type StateDef } from './flow.ts';
+import { END, ERROR, resolveTool, type Branch, type Flow, type StateDef } from './flow.ts';
+import { globalIn } from './global.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
 import { formTool, toolButtons } from './touch.ts';
@@ -23,6 +24,12 @@ export function edgesOf(flow: Flow, s: StateDef): string[] {
     out.push(s.gate.onReject.target ?? s.id);
   }
   if (flow.settings.maxDurationSecs !== undefined) out.push(flow.settings.onTimeout ?? END);
+  const g = globalIn(flow, s);
+  const noMatch = s.transitions.onNoMatch ?? g.onNoMatch;
+  if (noMatch) out.push(noMatch.fallback);
+  Object.values(g.onUiEvent).forEach(push);
+  Object.values(g.onToolCall).forEach(push);
+  g.onUtterance.forEach((r) => push(r.branches));
   return out;
 }
 
@@ -72,7 +79,8 @@ export function checkGraph(r: Reporter, flow: Flow): void {
       (flow.settings.allowBack && id !== flow.initial) ||
       // touch routes the kiosk makes from the state's tools (touch.ts)
       formTool(flow, s) !== undefined ||
-      toolButtons(flow, s).length > 0;
+      toolButtons(flow, s).length > 0 ||
+      (s.ui?.actions ?? []).some((a) => a.tool !== undefined && resolveTool(flow, s, a.tool) !== undefined);
     if (!deterministic) {
       r.warn('llm-only-exit', ['states', id], `every way out of "${id}" depends on the LLM: add an on_ui_event, on_utterance or on_timeout`, true);
     }

@@ -4,6 +4,8 @@
 // check-transitions.ts), unique ids, types and reachability.
 
 import type { Catalog } from './catalog.ts';
+import { checkFields } from './check-fields.ts';
+import { checkGlobal } from './check-global.ts';
 import { checkState, checkTurnTaking } from './check-state.ts';
 import { checkTool } from './check-tools.ts';
 import { END, ERROR, type Flow, type SourcePath } from './flow.ts';
@@ -21,6 +23,8 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   checkStart(c);
   for (const [name, t] of Object.entries(flow.tools)) checkTool(c, name, t);
   for (const id of flow.stateOrder) checkState(c, flow.states[id]!);
+  checkGlobal(c);
+  checkFields(c);
 
   checkUniqueIds(r);
   checkTypes(r, flow, cat);
@@ -33,25 +37,10 @@ export function checkSemantics(r: Reporter, flow: Flow, cat: Catalog): void {
   }
 }
 
-/** The flow's VFDL version and id, and the state ids it may not define. */
+/** The flow's id: hyphens load (Prepatu's ids have them) but are not ours. (Its version, form and reserved state ids are in the syntax table.) */
 function checkHeader({ r, flow }: SemanticContext): void {
-  const stateIds = new Set(flow.stateOrder);
-  const version = (r.src.data as Record<string, unknown>)['vfdl'];
-  if (version !== undefined && version !== 1) {
-    r.error('bad-value', ['vfdl'], `this kiosk reads VFDL version 1; this file says ${String(version)}`);
-  }
-  if (!/^[a-z][a-z0-9_]*$/.test(flow.id)) {
-    if (/^[a-z][a-z0-9_-]*$/.test(flow.id)) {
-      r.warn('bad-value', ['id'], `flow id "${flow.id}" should use underscores, not hyphens ([a-z][a-z0-9_]*)`);
-    } else {
-      r.error('bad-value', ['id'], `flow id "${flow.id}" must match [a-z][a-z0-9_]*`);
-    }
-  }
-  if (stateIds.has(END)) r.error('reserved-state', ['states', END], `"${END}" is reserved: it ends the flow and cannot be defined`, true);
-  for (const id of flow.stateOrder) {
-    if (id.startsWith('__') && id !== ERROR && id !== END) {
-      r.error('reserved-state', ['states', id], `state ids starting with "__" are reserved (only ${ERROR} may be defined)`, true);
-    }
+  if (/^[a-z][a-z0-9_]*-[a-z0-9_-]*$/.test(flow.id)) {
+    r.warn('bad-value', ['id'], `flow id "${flow.id}" should use underscores, not hyphens ([a-z][a-z0-9_]*)`);
   }
 }
 
@@ -59,20 +48,18 @@ function checkHeader({ r, flow }: SemanticContext): void {
 function checkStart({ r, flow, checkTarget, checkTemplate }: SemanticContext): void {
   if (flow.stateOrder.length > 0) {
     const initialAt = [typeof own(r.src.data as Record<string, unknown>, 'initial') === 'string' ? 'initial' : 'initial_state'];
-    if (flow.initial === END || flow.initial === ERROR) {
-      r.error('bad-value', initialAt, `a visit cannot start in "${flow.initial}": ${initialAt[0]} must name a state of this flow`);
-    } else checkTarget(flow.initial, initialAt);
+    // __end__ and __error__ are refused by the syntax table.
+    if (flow.initial !== END && flow.initial !== ERROR) checkTarget(flow.initial, initialAt);
   }
   if (flow.settings.onTimeout) checkTarget(flow.settings.onTimeout, ['settings', 'on_timeout']);
   if (flow.settings.onError) checkTarget(flow.settings.onError, ['settings', 'on_error']);
   checkTemplate(flow.basePrompt, 'base_prompt' in (r.src.data as object) ? ['base_prompt'] : ['settings', 'base_system_prompt'], 'the base prompt');
 }
 
-/** A variable's label is words a visitor reads as they are: not blank, and with no {name} (it is not filled in). */
+/** A variable's label is words a visitor reads as they are, with no {name} (it is not filled in); the syntax table refuses a blank one. */
 function checkLabel({ r }: SemanticContext, label: string | undefined, at: SourcePath): void {
   if (label === undefined) return;
-  if (label.trim() === '') r.error('bad-value', at, 'a label is what the visitor reads for this value: give it words, or leave the key out');
-  else if (/\{[A-Za-z_]/.test(label)) r.warn('bad-value', at, 'a label is shown as written: {…} in it is not filled in with a value');
+  if (/\{[A-Za-z_]/.test(label)) r.warn('bad-value', at, 'a label is shown as written: {…} in it is not filled in with a value');
 }
 
 function setAnywhere(name: string, cat: Catalog): boolean {

@@ -3,7 +3,8 @@
 
 import type { Catalog } from './catalog.ts';
 import { didYouMean } from './diagnostics.ts';
-import { END, ERROR, type Branch, type Condition, type Flow, type Guard, type SourcePath } from './flow.ts';
+import { checkBranchGuards } from './check-guards.ts';
+import { END, ERROR, type Branch, type Flow, type SourcePath } from './flow.ts';
 import { templateNames } from './interpolate.ts';
 import { slowPatternProblem } from './pattern-safety.ts';
 import type { Reporter } from './source.ts';
@@ -44,23 +45,14 @@ export function semanticContext(r: Reporter, flow: Flow, cat: Catalog): Semantic
     if (text === undefined) return;
     for (const name of new Set(templateNames(text))) checkVar(name, path, what);
   };
-  const checkGuard = (g: Guard | Condition, path: SourcePath) => {
-    if ('all' in g || 'any' in g) {
-      const list = 'all' in g ? g.all : g.any;
-      list.forEach((c) => checkGuard(c, (c as Condition).at ?? path));
-      return;
-    }
-    checkVar(g.variable, [...g.at, 'variable'], 'a guard');
-    if (g.operator === 'matches' && typeof g.value === 'string') compiles(g.value, [...g.at, 'value'], 'i', 'guard pattern');
-  };
   const checkBranches = (bs: readonly Branch[], statuses = false) => {
     for (const b of bs) {
       checkTarget(b.target, b.at);
-      if (b.guard) checkGuard(b.guard, b.at);
       if (b.status && !statuses) {
         r.error('bad-value', [...b.at.slice(0, -1), 'status'], 'status is for on_action_failed only: the HTTP status of an answer that did not go through');
       }
     }
+    checkBranchGuards({ r, cat, checkVar, compiles }, bs);
   };
   function compiles(pattern: string, path: SourcePath, flags = 'i', what = 'pattern'): RegExp | undefined {
     let re: RegExp;

@@ -1,7 +1,7 @@
 // A parsed flow document with the means to turn a path (["states", "ask_name", "ui"]) back into
 // a line and column, so every diagnostic points at the node it is about.
 
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type YAMLError } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Pair, type YAMLError, type YAMLMap } from 'yaml';
 import type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.ts';
 import type { SourcePath } from './flow.ts';
 import { MAX_DEPTH, MAX_FLOW_CHARS, tooDeep } from './limits.ts';
@@ -29,8 +29,9 @@ export function readFlowSource(text: string, file: string): FlowSource {
     const diagnostics: Diagnostic[] = [{ file, line: 1, col: 1, severity: 'error', code: 'too-large', message }];
     return { file, doc: parseDocument('', { lineCounter: lines }), lines, data: null, diagnostics };
   }
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const diagnostics: Diagnostic[] = doc.errors.map((e) => yamlProblem(doc, lines, file, e));
+  // Merge keys (`<<: *base`) put a mapping's entries into another, as YAML 1.1 has them.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true });
+  const diagnostics: Diagnostic[] = onePerConstruct(doc.errors, text, lines).map((e) => yamlProblem(doc, lines, file, e, text));
   const src: FlowSource = { file, doc, lines, data: null, diagnostics };
   if (doc.errors.length === 0) {
     try {
@@ -48,18 +49,55 @@ export function readFlowSource(text: string, file: string): FlowSource {
   return src;
 }
 
+/**
+ * The syntax errors worth reporting: one per broken construct. A construct is the line an error
+ * starts on and the lines indented deeper under it; the yaml package reports each of those lines
+ * again (one misplaced mapping gave 15), while the fix is one. Repeated keys are each reported.
+ */
+function onePerConstruct(errors: readonly YAMLError[], text: string, lines: LineCounter): YAMLError[] {
+  const textLines = text.split('\n');
+  const indent = (line: number) => /^ */.exec(textLines[line - 1] ?? '')![0].length;
+  const kept: YAMLError[] = [];
+  let until = 0; // the last line of the construct of the last error kept
+  for (const e of [...errors].sort((a, b) => a.pos[0] - b.pos[0])) {
+    const { line } = lines.linePos(e.pos[0]);
+    if (e.code !== 'DUPLICATE_KEY' && line <= until) continue;
+    kept.push(e);
+    if (e.code === 'DUPLICATE_KEY') continue;
+    until = line;
+    while (until < textLines.length && (/^\s*(#.*)?$/.test(textLines[until]!) || indent(until + 1) > indent(line))) until++;
+  }
+  return kept;
+}
+
+/** What went wrong at a syntax error, said with its fix where the error is a common one. */
+function yamlMessage(e: YAMLError, text: string, lines: LineCounter): string {
+  const { line, col } = lines.linePos(e.pos[0]);
+  const textLines = text.split('\n');
+  const here = textLines[line - 1] ?? '';
+  const next = textLines.slice(line).find((l) => !/^\s*(#.*)?$/.test(l));
+  const indent = (l: string) => /^ */.exec(l)![0].length;
+  if (e.code === 'BLOCK_AS_IMPLICIT_KEY' || e.code === 'MULTILINE_IMPLICIT_KEY') {
+    const pair = /^\s*(?:- )?([^:#{}\[\]]+?):\s+(.*\S)\s*$/.exec(here);
+    const before = here.slice(0, col - 1);
+    if (/^\s*(?:- )?[^:#{}\[\]]+:\s+$/.test(before) && /^[^\s:#]+:(\s|$)/.test(here.slice(col - 1))) {
+      return `a key cannot follow another key on the same line ("${here.trim()}"): put "${here.slice(col - 1).trim()}" on a line of its own under "${before.trim()}", indented further`;
+    }
+    if (pair && next !== undefined && indent(next) > indent(here)) {
+      return `"${pair[1]!.trim()}" has its value on its own line ("${pair[2]}"), so the lines indented further below it cannot belong to it: line them up with "${pair[1]!.trim()}", or indent them less`;
+    }
+  }
+  if (e.code === 'MULTIPLE_DOCS') return 'a flow file holds one YAML document: remove this "---" and what follows, or split the file';
+  return e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
 /** One of the yaml package's errors as a diagnostic. */
-function yamlProblem(doc: Document.Parsed, lines: LineCounter, file: string, e: YAMLError): Diagnostic {
+function yamlProblem(doc: Document.Parsed, lines: LineCounter, file: string, e: YAMLError, text: string): Diagnostic {
   const { line, col } = lines.linePos(e.pos[0]);
   // The yaml package gives up on nesting where the call stack runs out: far past the limit.
   if (e.code === 'RESOURCE_EXHAUSTION') return { file, line, col, severity: 'error', code: 'too-deep', message: TOO_DEEP };
   const key = e.code === 'DUPLICATE_KEY' ? keyAt(doc, e.pos[0]) : undefined;
-  const message =
-    key !== undefined
-      ? `key "${key}" is given twice in this mapping`
-      : e.code === 'MULTIPLE_DOCS'
-        ? 'a flow file holds one YAML document: remove this "---" and what follows, or split the file'
-        : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const message = key !== undefined ? `key "${key}" is given twice in this mapping` : yamlMessage(e, text, lines);
   return { file, line, col, severity: 'error', code: e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax', message };
 }
 
@@ -93,7 +131,7 @@ export function positionOf(src: FlowSource, path: SourcePath, key = false): { li
     const seg = path[i];
     const last = i === path.length - 1;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      const pair = pairOf(src.doc, node, String(seg));
       if (!pair) break;
       const keyOffset = offsetOf(pair.key);
       if (last && key) {
@@ -110,6 +148,29 @@ export function positionOf(src: FlowSource, path: SourcePath, key = false): { li
     } else break;
   }
   return src.lines.linePos(offset);
+}
+
+/** Whether a pair is a merge (`<<: *base`). */
+function isMerge(pair: Pair): boolean {
+  return isScalar(pair.key) && (pair.key.value === '<<' || (typeof pair.key.value === 'symbol' && pair.key.value.description === '<<'));
+}
+
+/**
+ * The pair of `key` in a mapping: its own, or one a merge key (`<<: *base`, `<<: [*a, *b]`) brings
+ * in, found where the merged mapping is written, which is where its fix belongs.
+ */
+function pairOf(doc: Document.Parsed, map: YAMLMap, key: string, depth = 0): Pair | undefined {
+  const own = map.items.find((p) => isPair(p) && isScalar(p.key) && !isMerge(p) && String(p.key.value) === key);
+  if (own || depth > 8) return own;
+  for (const merge of map.items.filter(isMerge)) {
+    const sources = isSeq(merge.value) ? merge.value.items : [merge.value];
+    for (const source of sources) {
+      const target = isAlias(source) ? source.resolve(doc) : source;
+      const found = isMap(target) ? pairOf(doc, target, key, depth + 1) : undefined;
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 /** Collects diagnostics for one source, positioned by path. */

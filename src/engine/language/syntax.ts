@@ -1,10 +1,14 @@
 // The syntax of a VFDL file as data: every key, its kind and what it means. The structural
 // checker (structure-check.ts) and the editor's JSON Schema (json-schema.ts) are both derived from
-// this one table, so the checker and the editor never disagree about what a file may say.
+// this one table, so the checker and the editor never disagree about what a file may say. Where a
+// transition leads (targets, branches, guards) is in syntax-targets.ts.
 
-import { any, arr, bool, ignored, map, num, obj, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
+import { FIELD_RULES } from './field-rules.ts';
+import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
+import { branch, condition, guard, stateName, targetSpec, variableName } from './syntax-targets.ts';
 
-export type { Prop, Shape } from './shapes.ts';
+export type { KeyRule, Prop, Shape } from './shapes.ts';
+export { OPERATORS, targetSpec } from './syntax-targets.ts';
 
 export const VALUE_TYPES = [
   'string',
@@ -21,22 +25,9 @@ export const VALUE_TYPES = [
 export const FIELD_TYPES = ['text', 'email', 'tel', 'number', 'date', 'select', 'radio', 'checkbox'] as const;
 export const RENDERED_ARTIFACTS = ['form', 'options', 'card'] as const;
 export const OTHER_ARTIFACTS = ['orb_layout', 'navigate', 'feedback', 'dismiss', 'custom'] as const;
-export const OPERATORS = [
-  'eq',
-  'neq',
-  'in',
-  'not_in',
-  'empty',
-  'not_empty',
-  'gt',
-  'lt',
-  'gte',
-  'lte',
-  'matches',
-] as const;
 
-const variableName = str('a variable name');
-const stateName = str('a state id, or __end__');
+/** Where a visit starts: a state of the flow, never one of the reserved ends. */
+const startState = matching('the state a visit starts in', '^(?!__end__$|__error__$)', (v) => `a visit cannot start in "${v}": name a state of this flow`);
 
 const blockedNotice = obj(
   {
@@ -58,53 +49,13 @@ const turnTaking = obj(
   'how the kiosk listens: when a spoken answer has ended, what is noise, and interruptions',
 );
 
-const condition = obj(
-  {
-    variable: req(variableName),
-    operator: req(str('how to compare', OPERATORS)),
-    value: any('the value to compare with (not used by empty / not_empty)'),
-  },
-  'one condition on a variable',
-);
-
-// Guards nest: a group's items are conditions or groups, to any depth. The item shape refers to
-// the group shape, which is added to it once made (the JSON Schema names it, so $ref closes the loop).
-const guardItems: Shape[] = [condition];
-const guardItem = union(guardItems, 'a condition, or a nested all: / any: group');
-const guard: Shape = union(
-  [
-    obj({ all: req(arr(guardItem)) }, 'every item holds'),
-    obj({ any: req(arr(guardItem)) }, 'at least one item holds'),
-  ],
-  'a condition group: all: [...] or any: [...]',
-);
-guardItems.push(guard);
-
-const httpStatus = num('an HTTP status of the answer, 300 to 599', { integer: true, min: 300, max: 599 });
-
-const branch = obj(
-  {
-    target: req(stateName),
-    set: map(any(), 'variables to set when this branch is taken'),
-    guard,
-    status: union([httpStatus, arr(httpStatus)], 'on_action_failed only: the branch is for an answer with this status (or one of these), e.g. 404'),
-  },
-  'a target with optional values to set and a guard',
-);
-
-/** A transition target: a state id, one branch, or a list of branches (first whose guard holds). */
-export const targetSpec: Shape = union(
-  [stateName, branch, arr(union([branch, stateName]), 'branches, tried in order')],
-  'a state id, {target, set, guard}, or a list of those',
-);
-
 const param = obj(
   {
     type: str('the value type (default string)', VALUE_TYPES),
     required: bool('the LLM must give it'),
     description: str('what the LLM should put here'),
     enum: arr(any(), 'the allowed values'),
-    pattern: str('a regular expression the value must match'),
+    pattern: regex('a regular expression the value must match'),
     min: num('smallest number, or shortest text'),
     max: num('largest number, or longest text'),
   },
@@ -122,9 +73,9 @@ const tool = obj(
     http: obj(
       {
         method: str('HTTP method', ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-        url: req(str('the address, with {var} interpolation')),
+        url: req(str('the address, with {var} interpolation; it starts with https:// or {origin:NAME}')),
         body: any('a JSON body, with {var} interpolation in its texts'),
-        headers: map(str(), 'request headers'),
+        headers: map(str('sent as written; {secret:NAME} is filled in by the server'), 'request headers'),
         capture: map(str('a dotted path in the JSON answer'), 'variable -> path in the answer'),
         timeout_seconds: num('seconds the call may take (the server\'s default is 10, its maximum 60)', { min: 0.1, max: 60 }),
       },
@@ -132,7 +83,7 @@ const tool = obj(
     ),
     speech_cue: text('what the agent says when the tool was handled without a transition'),
     auto_extract: map(
-      obj({ patterns: req(arr(str(), 'regular expressions; group 1 is the value')) }),
+      obj({ patterns: req(arr(regex('a regular expression; group 1 is the value'), 'regular expressions; group 1 is the value')) }),
       'parameter -> patterns tried on the latest utterance when the LLM leaves it out',
     ),
     sets_variable: ignored(any(), 'Prepatu documentation key; parameters already name the variables'),
@@ -147,8 +98,13 @@ const hook = obj(
     clear: union([variableName, arr(variableName)], 'variables to empty'),
     emit: str('an analytics event name'),
     data: map(any(), 'data sent with the emitted event'),
+    call: str('on entering: a tool whose HTTP action runs at once, its arguments from the variables (a lookup that fills the screen)'),
   },
-  'one of set, clear or emit',
+  'one of set, clear, emit or call',
+  [
+    { kind: 'one-of', keys: ['set', 'clear', 'emit', 'call'], why: 'each on_enter and on_exit item does one thing: set, clear, emit or call; split it into one item each' },
+    { kind: 'when', key: 'data', require: ['emit'], why: 'data is sent with an emitted event: give emit, or remove data' },
+  ],
 );
 
 const choice = union(
@@ -172,9 +128,22 @@ const field = obj(
     required: bool('the form cannot be submitted without it'),
     placeholder: text('a hint shown while the field is empty'),
     options: arr(choice, 'for select and radio'),
+    pattern: regex('text fields: a regular expression the value must match (not anchored: write ^…$)'),
+    min_length: num('text fields: the fewest characters', { integer: true, min: 0 }),
+    max_length: num('text fields: the most characters', { integer: true, min: 1 }),
+    min: union([num(), str('a date, or today counted from')], 'number fields: the smallest value; date fields: the earliest date (2000-01-01, today, today - 120 years)'),
+    max: union([num(), str('a date, or today counted from')], 'number fields: the largest value; date fields: the latest date (today, today + 1 year)'),
+    message: text('what the visitor is told when the value breaks a rule of the field'),
   },
   'a form field',
+  FIELD_RULES,
 );
+
+const uiAction = obj({
+  event: req(str('the UI event sent')),
+  label: req(text('the button text')),
+  tool: str('a tap proposes this tool\'s action, as the LLM calling it would'),
+});
 
 const artifact: Shape = {
   ...obj(
@@ -193,14 +162,7 @@ const artifact: Shape = {
       submit_label: text('the submit button (default "Continue")'),
       options: arr(choice, 'one big button per option'),
       variable: str('for options: the variable a tap sets'),
-      actions: arr(
-        obj({
-          event: req(str('the UI event sent')),
-          label: req(text('the button text')),
-          tool: str('a tap proposes this tool\'s action, as the LLM calling it would'),
-        }),
-        'extra buttons that send UI events',
-      ),
+      actions: arr(uiAction, 'extra buttons that send UI events'),
       params: map(any(), 'values shown on a card'),
     },
     'what the screen shows in this state',
@@ -210,12 +172,21 @@ const artifact: Shape = {
 
 const utteranceRule = obj(
   {
-    pattern: req(str('a JavaScript regular expression, matched case-insensitively')),
+    pattern: req(regex('a JavaScript regular expression, matched case-insensitively')),
     capture_to: union([variableName, arr(variableName)], 'variables for groups 1..n'),
     target: targetSpec,
     requires_confirmation: bool('the capture is pending until the visitor confirms it'),
   },
   'a regular expression tried on the transcript before the LLM sees it',
+);
+
+/** Answers that came to nothing, counted like time-outs, then a way out. */
+const noMatch = obj(
+  {
+    max_retries: req(num('answers in a row that may come to nothing; the next that no rule takes goes to fallback', { integer: true, min: 0 })),
+    fallback: req(stateName),
+  },
+  '"didn\'t understand": answers that came to nothing, counted, then the fallback',
 );
 
 const state = obj(
@@ -266,6 +237,7 @@ const state = obj(
           max_retries: num('re-entries before the fallback', { integer: true, min: 0 }),
           fallback: stateName,
         }),
+        on_no_match: noMatch,
         on_action_done: map(targetSpec, 'tool -> target once its HTTP action succeeded (instead of on_tool_call)', 'tool name'),
         on_action_failed: map(targetSpec, 'tool -> target when its HTTP action failed', 'tool name'),
         on_action: ignored(map(any()), 'Prepatu engine-internal actions; on_action_done and on_action_failed say where an action leads'),
@@ -277,6 +249,20 @@ const state = obj(
   'a state of the flow',
 );
 
+/** Ways out of every state (a person, start over), below each state's own in priority. */
+const globalBlock = obj(
+  {
+    tools: arr(str(), 'tools of the flow\'s tools offered to the LLM in every state'),
+    actions: arr(uiAction, 'buttons on every screen'),
+    on_ui_event: map(targetSpec, 'UI event -> target, from every state', 'event name'),
+    on_tool_call: map(targetSpec, 'tool -> target, from every state', 'tool name'),
+    on_utterance: arr(utteranceRule, 'rules tried after the state\'s own, in every state'),
+    on_no_match: noMatch,
+    except: arr(stateName, 'states where none of this applies'),
+  },
+  'flow-wide ways out: in every state but terminal ones and those in except, below the state\'s own transitions',
+);
+
 const variable = obj(
   {
     type: str('the value type', VALUE_TYPES),
@@ -285,16 +271,19 @@ const variable = obj(
     enum: arr(any(), 'the allowed values'),
     persist: ignored(bool(), 'this kiosk wipes every value after each visitor'),
     description: str('a note for authors'),
-    label: text('how the visitor reads its name: on the end screen\'s list of what they gave, and in notices. With a label it is listed even if no screen asks for it'),
+    label: text(
+      'how the visitor reads its name: on the end screen\'s list of what they gave, and in notices. With a label it is listed even if no screen asks for it',
+      'a label is what the visitor reads for this value: give it words, or leave the key out',
+    ),
   },
   'a declared variable',
 );
 
-/** The whole document. */
-export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
+/** The whole document. Keys starting `x-` are the author's own (anchors to merge from). */
+export const flowShape: Extract<Shape, { kind: 'object' }> = { extensions: true, ...obj(
   {
-    vfdl: num('language version (1)', { integer: true, min: 1 }),
-    id: req(str('the flow id, [a-z][a-z0-9_]*')),
+    vfdl: num('language version (1)', { integer: true, min: 1, max: 1, maxWhy: 'this kiosk reads VFDL version 1, the only one there is' }),
+    id: req(matching('the flow id, [a-z][a-z0-9_]*', '^[a-z][a-z0-9_-]*$', (v) => `flow id "${v}" must match [a-z][a-z0-9_]*: lower-case letters, digits and _, starting with a letter`)),
     title: text('shown on the idle screen (default: the id)'),
     description: text('a note for authors'),
     version: str('the flow\'s own version (semver)'),
@@ -302,11 +291,20 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
     languages: arr(str('a BCP 47 language tag'), 'the languages a visitor may choose (default: just `language`); it must hold `language`'),
     mode: str('kiosk (default) or assistant', ['kiosk', 'assistant']),
     base_prompt: text('prepended to every state\'s prompt'),
-    initial: stateName,
-    initial_state: stateName,
+    initial: startState,
+    initial_state: startState,
     variables: map(variable, 'declared variables', 'variable name'),
     tools: map(tool, 'tools shared by all states', 'tool name'),
-    states: req(map(state, 'the states, by id', 'state id')),
+    global: globalBlock,
+    states: req({
+      ...map(state, 'the states, by id', 'state id'),
+      min: { count: 1, why: 'a flow needs at least one state' },
+      keys: {
+        pattern: '^(?!__(?!error__$))',
+        problem: (id) => (id === '__end__' ? '"__end__" is reserved: it ends the flow and cannot be defined' : 'state ids starting with "__" are reserved (only __error__ may be defined)'),
+        code: 'reserved-state',
+      },
+    }),
     turn_taking: turnTaking,
     settings: obj({
       base_system_prompt: text('Prepatu spelling of base_prompt'),
@@ -319,7 +317,7 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = obj(
     }),
   },
   'a VFDL flow',
-);
+) };
 
 /** Shapes used in several places, named once in the JSON Schema's $defs. */
 export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
@@ -338,4 +336,7 @@ export const namedShapes: ReadonlyMap<Shape, string> = new Map<Shape, string>([
   [blockedNotice, 'blocked_notice'],
   [turnTaking, 'turn_taking'],
   [utteranceRule, 'utterance_rule'],
+  [uiAction, 'button'],
+  [globalBlock, 'global'],
+  [noMatch, 'no_match'],
 ]);

@@ -5,7 +5,8 @@
 
 import { isScalar } from 'yaml';
 import type { Catalog, VariableInfo } from './catalog.ts';
-import type { Branch, Flow, ParamDef, SourcePath, ToolDef } from './flow.ts';
+import { stateBranches } from './branches.ts';
+import type { Flow, ParamDef, SourcePath, ToolDef } from './flow.ts';
 import { templateNames } from './interpolate.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
@@ -30,7 +31,8 @@ function paramMismatch(p: ParamDef, v: VariableInfo): string | undefined {
   return `it is ${article(p.type)} ${p.type}, but "${v.name}" is ${article(v.type)} ${v.type}`;
 }
 
-function article(type: string): string {
+/** "a" or "an" before a type's name: an integer, a date. */
+export function article(type: string): string {
   return /^[aeiou]/.test(type) ? 'an' : 'a';
 }
 
@@ -68,13 +70,7 @@ export function checkTypes(r: Reporter, flow: Flow, cat: Catalog): void {
   for (const id of flow.stateOrder) {
     const s = flow.states[id]!;
     for (const h of [...s.onEnter, ...s.onExit]) if (h.kind === 'set') checkSet(h.values, h.at);
-    const branches: Branch[] = [
-      ...Object.values(s.transitions.onUiEvent).flat(),
-      ...Object.values(s.transitions.onToolCall).flat(),
-      ...s.transitions.onUtterance.flatMap((u) => u.branches),
-      ...(s.gate?.onConfirm ?? []),
-    ];
-    for (const b of branches) checkSet(b.set, [...b.at.slice(0, -1), 'set']);
+    for (const b of stateBranches(s)) checkSet(b.set, [...b.at.slice(0, -1), 'set']);
   }
 }
 

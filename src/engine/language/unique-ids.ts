@@ -43,8 +43,10 @@ function stringKey(key: string) {
   return (item: unknown) => (isObj(item) && typeof item[key] === 'string' ? { id: item[key], key } : undefined);
 }
 
-/** Checks the ids of every state's fields, options and actions. */
+/** Checks the ids of every state's fields, options and actions, and of the global buttons. */
 export function checkUniqueIds(r: Reporter): void {
+  const global = own(r.src.data as Obj, 'global');
+  if (isObj(global)) unique(r, global['actions'], ['global', 'actions'], 'action event', stringKey('event'));
   const states = own(r.src.data as Obj, 'states');
   if (!isObj(states)) return;
   for (const [id, state] of Object.entries(states)) {

@@ -1,12 +1,13 @@
 // Value types: converting what the visitor said or typed, and checking what the LLM sent,
 // against a variable's or parameter's type. Conversion is lossless or it fails.
 
-import type { ParamDef, ValueType } from './flow.ts';
+import type { FieldProblem, ParamDef, ValueType } from './flow.ts';
 import { MAX_DEPTH, MAX_TEXT_CHARS, tooDeep } from './limits.ts';
 import { pattern } from './patterns.ts';
 import { writeName } from './person-names.ts';
 
-export type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
+/** A value converted, or why not: the problem in words, and the field rule it broke, if that was it. */
+export type Converted = { ok: true; value: unknown } | { ok: false; problem: string; fieldProblem?: FieldProblem };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9][0-9 ()./-]{5,}[0-9]$/;

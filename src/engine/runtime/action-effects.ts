@@ -7,6 +7,7 @@ import { kioskSentence } from './kiosk-sentences.ts';
 import { resolveTool, type Branch, type ToolDef } from '../language/flow.ts';
 import type { ActionDoneInput } from './messages.ts';
 import { copy, own } from '../language/records.ts';
+import { argumentsFromValues, checkArguments } from './arguments.ts';
 import type { RunningAction, Turn } from './session.ts';
 import { guardHolds } from './guards.ts';
 import { attempt } from './transition.ts';
@@ -31,6 +32,23 @@ export function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, i
   t.s.running = [...t.s.running, run];
   t.emit({ type: 'action_run', action_id: id, tool: tool.name, state: t.s.state, values: valuesFor(http, values), ...call });
   return id;
+}
+
+/**
+ * `call` in on_enter: the tool's HTTP action runs at once, its arguments taken from the variables
+ * they set (as a tool button takes them). Arguments that do not make a valid call are not sent:
+ * the action fails at once and the flow takes the failure path, as for any failed action.
+ */
+export function callOnEntry(t: Turn, name: string): void {
+  const tool = t.state ? resolveTool(t.flow, t.state, name) : undefined;
+  if (!tool?.http || t.state?.terminal) return; // vfdl check refuses both
+  const given = argumentsFromValues(tool, t.s.values);
+  const args = checkArguments(tool, given, '');
+  if (!args.ok) {
+    actionFailed(t, { id: t.id('action'), tool: tool.name, args: given, state: t.s.state, left: false }, `not sent: ${args.detail}`);
+    return;
+  }
+  runHttp(t, tool, args.values);
 }
 
 /** The runtime's answer to an `action_run`: applied only while the visitor is still in its state. */
@@ -62,7 +80,7 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
 function actionFailed(t: Turn, run: RunningAction, detail: string, status?: number): void {
   const here = !run.left && run.state === t.s.state;
   const next = here ? (outcome(t, run.tool, 'failed') ?? []).filter((b) => !b.status || (status !== undefined && b.status.includes(status))) : [];
-  const handled = next.find((b) => !b.guard || guardHolds(b.guard, t.s.values))?.status !== undefined;
+  const handled = next.find((b) => !b.guard || guardHolds(b.guard, t.guards))?.status !== undefined;
   t.emit({ type: 'action_result', action_id: run.id, tool: run.tool, status: 'failed', detail, ...(status !== undefined ? { http_status: status } : {}), ...(handled ? { handled: true as const } : {}) });
   if (!here) return;
   if (handled) {

@@ -1,8 +1,9 @@
 // What follows a tool the engine has handled (called by the LLM, tapped, or answered by its HTTP
-// action): the tool's transition, or a spoken cue when the visitor stays (a question about the
+// action): the tool's transition (the state's, else the flow's global one), or a spoken cue when the visitor stays (a question about the
 // values waiting for a yes, the tool's own cue, or what the form still needs).
 
 import type { ToolDef } from '../language/flow.ts';
+import { globalIn } from '../language/global.ts';
 import { confirmQuestion } from './gate.ts';
 import { kioskSentence } from './kiosk-sentences.ts';
 import { interpolate } from '../language/interpolate.ts';
@@ -13,8 +14,10 @@ import { own } from '../language/records.ts';
 /** The tool's transition, or a speech cue when it stays. */
 export function afterTool(t: Turn, tool: ToolDef): void {
   const state = t.state!;
-  const branches = own(state.transitions.onToolCall, tool.name);
-  if (branches && attempt(t, branches, 'tool', false)) return;
+  const mapped = own(state.transitions.onToolCall, tool.name);
+  // The state's own mapping first; a global one is a way out, not held back by the gate.
+  const branches = mapped ?? own(globalIn(t.flow, state).onToolCall, tool.name);
+  if (branches && attempt(t, branches, 'tool', mapped === undefined)) return;
   if (branches) return; // blocked: reported already
   const pending = t.pendingVars();
   if (pending.length && pending.some((v) => !t.s.heard[v])) {

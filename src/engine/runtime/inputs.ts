@@ -2,11 +2,12 @@
 // into changes of the Turn and at most one decided transition. UI events are handled in
 // ui-events.ts and the runtime's action answers in action-effects.ts, both passed on from here.
 
-import { END, ERROR, type UtteranceRule } from '../language/flow.ts';
+import { END, ERROR, type StateDef, type UtteranceRule } from '../language/flow.ts';
 import { confirmQuestion, confirmVariables, normalizePhrase, rejectVariables } from './gate.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
 import { stillNeeded } from './after-tool.ts';
+import { globalIn } from '../language/global.ts';
 import { pattern } from '../language/patterns.ts';
 import { dict, own } from '../language/records.ts';
 import { isBlank } from '../language/values.ts';
@@ -47,26 +48,54 @@ export function handleUtterance(t: Turn, raw: string): void {
       return;
     }
   }
-  for (const rule of state.transitions.onUtterance) {
-    const captures = matchRule(t, rule, text);
-    if (!captures) continue;
-    for (const [v, value] of Object.entries(captures)) t.setValue(v, value, 'utterance');
-    const waitsForConfirmation = rule.requiresConfirmation || Object.keys(captures).some((v) => t.s.gate[v] === 'pending');
-    if (rule.branches.length > 0 && !rule.requiresConfirmation) {
-      if (attempt(t, rule.branches, 'utterance', false)) return;
-    }
-    if (waitsForConfirmation && t.pendingVars().length > 0) {
-      t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
-    } else if (rule.branches.length > 0) {
-      // Matched but a guard said no: the LLM explains, so the kiosk is never silent.
-      t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
-    } else {
-      // A capture-only rule: the LLM is skipped, the engine says what is still needed.
-      t.emit({ type: 'speech_cue', text: stillNeeded(t), reason: 'captured' });
-    }
-    return;
-  }
+  // The state's own rules, then the flow's global ones (ways out, not held back by the gate).
+  for (const rule of state.transitions.onUtterance) if (tryRule(t, rule, text, false)) return;
+  for (const rule of globalIn(t.flow, state).onUtterance) if (tryRule(t, rule, text, true)) return;
+  if (cameToNothing(t, state)) return;
   t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
+}
+
+/**
+ * `on_no_match` (the state's, else the flow's): an answer no phrase or rule took. Once
+ * max_retries answers in a row have come to nothing (no value captured or confirmed, no call
+ * accepted, no tap since), this one goes to the fallback; else it is counted, and the LLM, which
+ * gets it, is told how many came to nothing before. True when the flow moves.
+ */
+function cameToNothing(t: Turn, state: StateDef): boolean {
+  const rule = state.transitions.onNoMatch ?? globalIn(t.flow, state).onNoMatch;
+  if (!rule) return false;
+  const before = t.s.noMatch;
+  if (before >= rule.maxRetries) {
+    t.system(`[flow engine] ${before} of the visitor's answers in a row came to nothing here, and no rule takes this one either: the flow goes on to "${rule.fallback}" (on_no_match).`);
+    t.go(rule.fallback, 'no_match');
+    return true;
+  }
+  t.s.noMatch = before + 1;
+  if (before > 0) {
+    t.system(`[flow engine] ${before} of the visitor's answers in a row came to nothing here (${rule.maxRetries} may before the flow goes on to "${rule.fallback}"). If you cannot use this one either, ask again in other, simpler words, and mention they can use the screen.`);
+  }
+  return false;
+}
+
+/** One utterance rule on the transcript: false when it does not match; else its captures, move and answer. */
+function tryRule(t: Turn, rule: UtteranceRule, text: string, bypassGate: boolean): boolean {
+  const captures = matchRule(t, rule, text);
+  if (!captures) return false;
+  for (const [v, value] of Object.entries(captures)) t.setValue(v, value, 'utterance');
+  const waitsForConfirmation = rule.requiresConfirmation || Object.keys(captures).some((v) => t.s.gate[v] === 'pending');
+  if (rule.branches.length > 0 && !rule.requiresConfirmation) {
+    if (attempt(t, rule.branches, 'utterance', bypassGate)) return true;
+  }
+  if (waitsForConfirmation && t.pendingVars().length > 0) {
+    t.emit({ type: 'speech_cue', text: confirmQuestion(t), reason: 'confirm_capture' });
+  } else if (rule.branches.length > 0) {
+    // Matched but a guard said no: the LLM explains, so the kiosk is never silent.
+    t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'user_spoke' });
+  } else {
+    // A capture-only rule: the LLM is skipped, the engine says what is still needed.
+    t.emit({ type: 'speech_cue', text: stillNeeded(t), reason: 'captured' });
+  }
+  return true;
 }
 
 /**

@@ -2,21 +2,28 @@
 // prompt and tools, its turn, the timer), the exit rules (unconfirmed values never leave a gated
 // state; docs/vfdl.md, "How a step runs") and the end of the flow.
 
-import { END, type Artifact, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
+import { boundOn } from '../language/field-rules.ts';
+import { dayOf } from '../language/dates.ts';
+import { END, type Artifact, type Field, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
 import { stateDef } from './error-state.ts';
+import { globalIn } from '../language/global.ts';
 import { interpolate, interpolateDeep, type Values } from '../language/interpolate.ts';
 import { languageName, primaryLanguage } from '../language/localize.ts';
 import type { FlowStateMessage, GateStatus, ResponseConstraintWire, TurnTakingWire } from './messages.ts';
 import { copy, dict } from '../language/records.ts';
 import type { Turn } from './session.ts';
 import { toolButtons } from '../language/touch.ts';
+import { callOnEntry } from './action-effects.ts';
 
+/** A state's on_enter or on_exit items, in order: set, clear, emit, and (on entry) call. */
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
   for (const h of hooks) {
     if (h.kind === 'set') {
       for (const [k, v] of Object.entries(h.values)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'hook', true);
     } else if (h.kind === 'clear') {
       for (const v of h.variables) t.clearValue(v, 'hook');
+    } else if (h.kind === 'call') {
+      callOnEntry(t, h.tool);
     } else {
       t.emit({
         type: 'analytics',
@@ -47,15 +54,19 @@ function wireTurnTaking(t: TurnTakingDef): TurnTakingWire {
   };
 }
 
-function renderArtifact(a: Artifact, values: Values): Artifact {
+/** The artifact as the screen shows it: texts filled in, and a date field's bounds as dates on `today`. */
+function renderArtifact(a: Artifact, values: Values, today: string): Artifact {
+  const bounds = (f: Field) =>
+    f.type === 'date' ? { ...(f.min !== undefined ? { min: boundOn(f.min, today)! } : {}), ...(f.max !== undefined ? { max: boundOn(f.max, today)! } : {}) } : {};
   return {
     ...a,
     ...(a.title !== undefined ? { title: interpolate(a.title, values) } : {}),
     ...(a.text !== undefined ? { text: interpolate(a.text, values) } : {}),
-    fields: a.fields.map((f) => ({ ...f, label: interpolate(f.label, values) })),
+    fields: a.fields.map((f) => ({ ...f, label: interpolate(f.label, values), ...bounds(f) })),
     submitLabel: interpolate(a.submitLabel, values),
     options: a.options.map((o) => ({ ...o, label: interpolate(o.label, values) })),
     actions: a.actions.map((x) => ({ ...x, label: interpolate(x.label, values) })),
+    ...(a.params ? { params: dict(Object.entries(a.params).map(([k, v]) => [k, typeof v === 'string' ? interpolate(v, values) : v])) } : {}),
   };
 }
 
@@ -80,6 +91,8 @@ export function systemPrompt(t: Turn, s: StateDef): string {
 interface StaticParts {
   /** the screen's own buttons and those the kiosk adds for the LLM's tools (touch.ts) */
   actions: readonly UiAction[];
+  /** the flow's global buttons that apply here, but those the screen has of its own (by event) */
+  globalActions: readonly UiAction[];
   shownVariables: readonly string[];
   turnTaking: TurnTakingWire;
 }
@@ -91,6 +104,7 @@ function partsOf(t: Turn, s: StateDef): StaticParts {
   if (!parts) {
     parts = {
       actions: s.ui ? [...s.ui.actions, ...toolButtons(t.flow, s)] : [],
+      globalActions: globalIn(t.flow, s).actions.filter((g) => !(s.ui?.actions ?? []).some((a) => a.event === g.event)),
       shownVariables: [...new Set([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...(s.gate?.variables ?? [])])],
       turnTaking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
     };
@@ -110,7 +124,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     state: s.id,
     language: t.flow.language,
     epoch: t.s.epoch,
-    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown) : null,
+    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown, dayOf(t.s.now)) : null,
     agent: {
       system_prompt: systemPrompt(t, s),
       tools: [...(t.cat.toolSpecs.get(s.id) ?? [])],
@@ -124,6 +138,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     can_go_back: t.flow.settings.allowBack && t.s.history.length > 0,
     terminal: s.terminal,
     turn_taking: { ...parts.turnTaking },
+    ...(parts.globalActions.length ? { global_actions: parts.globalActions.map((a) => ({ ...a, label: interpolate(a.label, t.shown) })) } : {}),
   };
 }
 
@@ -141,6 +156,7 @@ export function enterState(t: Turn, id: string): void {
   if (!s) return;
   if (fresh) {
     t.s.retries = 0;
+    t.s.noMatch = 0;
     if (back) t.s.history = t.s.history.slice(0, -1);
     else if (from !== null && from !== END) t.s.history = [...t.s.history, from];
   }

@@ -131,6 +131,8 @@ export function buildMachine(flow: Flow, cat: Catalog) {
         const t = new Turn(flow, cat, context);
         enterState(t, params.id);
         commit(t, enqueue);
+        // An action called on entry that could not even be sent takes its failure path at once.
+        if (t.s.next) enqueue.raise(goEvent(t.s.next.target));
       }),
       exit: enqueueActions(({ context, enqueue }, params: { id: string }) => {
         const t = new Turn(flow, cat, context);

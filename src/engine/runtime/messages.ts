@@ -2,7 +2,7 @@
 // The engine only decides: it answers inputs with these messages and performs nothing itself.
 
 import type { ToolSpec } from '../language/catalog.ts';
-import type { Artifact } from '../language/flow.ts';
+import type { Artifact, FieldProblem, UiAction } from '../language/flow.ts';
 import type { HttpCall } from './http-call.ts';
 
 export type { ToolSpec };
@@ -61,6 +61,8 @@ export interface FlowStateMessage {
   terminal: boolean;
   /** listening settings the flow gives for this state (defaults belong to the voice layer) */
   turn_taking: TurnTakingWire;
+  /** the flow's global buttons that apply here ("Talk to a person"), labels filled in: shown on every step, apart from the artifact */
+  global_actions?: UiAction[];
 }
 
 export interface FlowVariableMessage {
@@ -82,6 +84,8 @@ export interface TransitionBlockedMessage {
   reason: BlockReason;
   detail: string;
   variables: Record<string, unknown>;
+  /** invalid_input: by variable, the rule of its form field the value broke (the screen says it beside the field) */
+  problems?: Record<string, FieldProblem>;
 }
 
 /** Why a tool call was refused. `user_refused`: the visitor's last turn was a plain "no". */

@@ -43,7 +43,8 @@ export function toErrorState(flow: Flow, cat: Catalog, base: Session | null, now
   if (next === null) return { session: t.s, messages: t.out };
   if (base !== null) exitState(t, base.state);
   enterState(t, next.target);
-  return { session: t.s, messages: t.out };
+  // The error state stays where it is: a move its own entry decided (a failed call) is not taken.
+  return { session: { ...t.s, next: null }, messages: t.out };
 }
 
 /**
@@ -72,6 +73,7 @@ export function lastResort(flow: Flow, base: Session | null, now: number): Recov
     epoch: from.epoch + 1,
     deadline: null,
     retries: 0,
+    noMatch: 0,
     history: base !== null && base.state !== ERROR ? [...from.history, base.state] : [...from.history],
     pendingAction: null,
     running: from.running.map((r) => ({ ...r, left: true })),

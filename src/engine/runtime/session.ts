@@ -6,7 +6,10 @@
 // size of everything the visitor has said so far.
 
 import type { Catalog } from '../language/catalog.ts';
+import { dayOf } from '../language/dates.ts';
+import { fieldProblem, problemText } from '../language/field-rules.ts';
 import { stateDef } from './error-state.ts';
+import type { GuardContext } from './guards.ts';
 import { shownValue } from './shown-values.ts';
 import { convertValue, type Converted } from '../language/values.ts';
 import type { Flow, StateDef } from '../language/flow.ts';
@@ -36,7 +39,7 @@ export interface RunningAction {
 
 export interface Decision {
   target: string;
-  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action';
+  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action' | 'no_match';
 }
 
 export interface Session {
@@ -56,6 +59,8 @@ export interface Session {
   /** timeout deadline of the current state (ms), or null */
   deadline: number | null;
   retries: number;
+  /** the visitor's answers in a row in this state that came to nothing (on_no_match) */
+  noMatch: number;
   history: readonly string[];
   lastUtterance: string;
   /** the visitor's last turn was a plain refusal ("no", "that's wrong"); a tap is a turn too */
@@ -85,6 +90,7 @@ export function newSession(flow: Flow, now: number): Session {
     startedAt: now,
     deadline: null,
     retries: 0,
+    noMatch: 0,
     history: [],
     lastUtterance: '',
     refused: false,
@@ -135,6 +141,11 @@ export class Turn {
     return stateDef(this.flow, this.s.state);
   }
 
+  /** What guards read now: the values, their types and the kiosk's date. */
+  get guards(): GuardContext {
+    return { value: (name) => own(this.s.values, name), type: (name) => this.cat.variables.get(name)?.type, today: dayOf(this.s.now) };
+  }
+
   /** The values as a visitor reads them (choice labels, dates in words), each worked out when a template asks for it. */
   get shown(): (name: string) => unknown {
     return (name) => shownValue(this.flow, this.cat, name, own(this.s.values, name));
@@ -163,7 +174,18 @@ export class Turn {
       return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
     }
     const info = this.cat.variables.get(name);
-    return convertValue(info?.type ?? 'string', raw, info?.enum);
+    const c = convertValue(info?.type ?? 'string', raw, info?.enum);
+    if (!c.ok) return c;
+    // The rules of the variable's form fields hold for a value from any source.
+    const today = dayOf(this.s.now);
+    for (const f of this.cat.fieldRules.get(name) ?? []) {
+      const p = fieldProblem(f, c.value, today);
+      if (!p) continue;
+      const shown = p.rule === 'min' || p.rule === 'max' ? String(shownValue(this.flow, this.cat, name, p.limit)) : undefined;
+      const broken = shown !== undefined && shown !== String(p.limit) ? { ...p, shown } : p;
+      return { ok: false, problem: `${problemText(p)}${p.message ? ` (the visitor is told: "${p.message}")` : ''}`, fieldProblem: broken };
+    }
+    return c;
   }
 
   isGated(name: string): boolean {
@@ -172,6 +194,7 @@ export class Turn {
 
   /** Sets a variable and reports it. A gated variable becomes pending unless `confirmed`. */
   setValue(name: string, value: unknown, source: FlowVariableMessage['source'], confirmed = false): void {
+    if (source !== 'hook') this.s.noMatch = 0;
     if (!Object.hasOwn(this.s.values, name) || !Object.is(this.s.values[name], value)) this.write('values')[name] = value;
     let status: VariableStatus = 'set';
     if (this.isGated(name)) {
@@ -214,6 +237,7 @@ export class Turn {
   }
 
   clearValue(name: string, source: FlowVariableMessage['source']): void {
+    if (source !== 'hook') this.s.noMatch = 0;
     const had = Object.hasOwn(this.s.values, name);
     if (had) delete this.write('values')[name];
     if (this.isGated(name)) this.write('gate')[name] = 'empty';

@@ -171,6 +171,8 @@ export function restoreSession(loaded: LoadedFlow, data: unknown, now: number, o
       startedAt: moved(s['startedAt'] as number),
       deadline: deadline === null ? null : moved(deadline as number),
       retries: s['retries'] as number,
+      // Older snapshots did not count answers that came to nothing: none so far.
+      noMatch: isCount(s['noMatch']) ? s['noMatch'] : 0,
       history,
       lastUtterance: s['lastUtterance'],
       // Unknown: the safe side, so the model cannot confirm anything until the visitor's next turn.

@@ -12,10 +12,9 @@ import { displayValue, interpolate } from '../language/interpolate.ts';
 import type { RejectReason, ToolCallInput } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
-import { pattern } from '../language/patterns.ts';
 import { copy, dict, own } from '../language/records.ts';
 import { shownValues } from './shown-values.ts';
-import { checkParam, inexactNumberIn, isBlank, type Converted } from '../language/values.ts';
+import { argumentsFromValues, checkArguments } from './arguments.ts';
 
 export function reject(t: Turn, tool: string, callId: string, reason: RejectReason, detail: string, field?: string): void {
   t.emit({ type: 'tool_rejected', tool, call_id: callId, reason, detail, ...(field !== undefined ? { field } : {}) });
@@ -24,58 +23,9 @@ export function reject(t: Turn, tool: string, callId: string, reason: RejectReas
 }
 
 function ok(t: Turn, tool: string, callId: string, content: Record<string, unknown>): void {
+  // An accepted call: the LLM made something of what the visitor said.
+  t.s.noMatch = 0;
   t.emit({ type: 'tool_result', call_id: callId, tool, ok: true, content });
-}
-
-type Args = { ok: true; values: Record<string, unknown>; ignored: string[] } | { ok: false; field?: string; detail: string };
-
-/**
- * Checks the LLM's arguments against the tool's parameters and, with `toVariable`, each value
- * against the variable it sets (converted to that variable's type).
- */
-export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: string, toVariable?: (param: string, value: unknown) => Converted): Args {
-  let args = raw;
-  if (typeof args === 'string') {
-    try {
-      args = args.trim() === '' ? {} : JSON.parse(args);
-    } catch {
-      return { ok: false, detail: 'the arguments are not valid JSON' };
-    }
-    const inexact = inexactNumberIn(raw as string);
-    if (inexact !== undefined) return { ok: false, detail: `the number ${inexact} cannot be held exactly; send it as text, or a shorter number` };
-  }
-  if (args === undefined || args === null) args = {};
-  if (typeof args !== 'object' || Array.isArray(args)) return { ok: false, detail: 'the arguments must be a JSON object' };
-  const given = args as Record<string, unknown>;
-  const values = dict<unknown>();
-  for (const p of tool.parameters) {
-    const arg = own(given, p.name);
-    let result = isBlank(arg) ? undefined : checkParam(p, arg);
-    if (!result?.ok) {
-      const extracted = extract(own(tool.autoExtract, p.name) ?? [], lastUtterance);
-      const fromUtterance = extracted === undefined ? undefined : checkParam(p, extracted);
-      if (fromUtterance?.ok) result = fromUtterance;
-    }
-    if (result === undefined) {
-      if (p.required) return { ok: false, field: p.name, detail: `"${p.name}" is required` };
-      continue;
-    }
-    if (!result.ok) return { ok: false, field: p.name, detail: `"${p.name}": ${result.problem}` };
-    const stored = toVariable ? toVariable(p.name, result.value) : result;
-    if (!stored.ok) return { ok: false, field: p.name, detail: `"${p.name}": ${stored.problem}` };
-    values[p.name] = stored.value;
-  }
-  const known = new Set(tool.parameters.map((p) => p.name));
-  return { ok: true, values, ignored: Object.keys(given).filter((k) => !known.has(k)) };
-}
-
-function extract(patterns: readonly string[], utterance: string): string | undefined {
-  if (!utterance) return undefined;
-  for (const p of patterns) {
-    const m = pattern(p, 'i')?.exec(utterance);
-    if (m) return (m[1] ?? m[0]).trim();
-  }
-  return undefined;
 }
 
 export function handleToolCall(t: Turn, call: ToolCallInput): void {
@@ -188,12 +138,7 @@ export function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unkno
  * Returns false when the values do not make a valid call (reported as a blocked move).
  */
 export function tapTool(t: Turn, tool: ToolDef): boolean {
-  const given = dict<unknown>();
-  for (const p of tool.parameters) {
-    const value = own(t.s.values, own(tool.capture, p.name) ?? p.name);
-    if (value !== undefined) given[p.name] = value;
-  }
-  const args = checkArguments(tool, given, '');
+  const args = checkArguments(tool, argumentsFromValues(tool, t.s.values), '');
   if (!args.ok) {
     const field = args.field ?? tool.name;
     reportBlocked(t, null, args.detail.endsWith('is required') ? 'not_captured' : 'invalid_input', [own(tool.capture, field) ?? field], args.detail);

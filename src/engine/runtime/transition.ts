@@ -1,7 +1,7 @@
 // Trying to leave the current state: the confirmation gate, guards, then the chosen branch's
 // values. A blocked attempt is reported to the screen and to the LLM, as the flow says.
 
-import type { Branch } from '../language/flow.ts';
+import type { Branch, FieldProblem } from '../language/flow.ts';
 import { guardHolds } from './guards.ts';
 import { displayValue, interpolate } from '../language/interpolate.ts';
 import type { BlockReason } from './messages.ts';
@@ -18,7 +18,11 @@ export function gateShortfall(t: Turn): { reason: BlockReason; variables: string
   return null;
 }
 
-export function reportBlocked(t: Turn, target: string | null, reason: BlockReason, variables: string[], detail: string): void {
+/**
+ * Reports a move (or a form, a tap, a field) that was refused: to the screen (`transition_blocked`,
+ * with the field rules broken, if any) and to the LLM, with the real reason, as the flow says.
+ */
+export function reportBlocked(t: Turn, target: string | null, reason: BlockReason, variables: string[], detail: string, problems?: Record<string, FieldProblem>): void {
   const notice = t.state?.gate ?? t.state?.blockedNotice ?? t.flow.settings;
   const { notifyClient, notifyLlm } = notice;
   if (notifyClient) {
@@ -31,16 +35,19 @@ export function reportBlocked(t: Turn, target: string | null, reason: BlockReaso
       reason,
       detail,
       variables: shown,
+      ...(problems && Object.keys(problems).length ? { problems } : {}),
     });
   }
   if (notifyLlm) {
-    const what =
-      reason === 'guard_failed'
-        ? 'No condition of that transition holds yet.'
-        : reason === 'not_captured'
-          ? `Still needed from the visitor: ${variables.join(', ')}.`
-          : `Captured but not yet confirmed by the visitor: ${variables.map((v) => `${v} = "${displayValue(t.s.values[v])}"`).join(', ')}. Ask them to confirm.`;
-    t.system(`[flow engine] The move to "${target ?? '?'}" was blocked (${reason}). ${what}`);
+    const what: Record<BlockReason, () => string> = {
+      guard_failed: () => 'No condition of that transition holds yet.',
+      not_captured: () => `Still needed from the visitor: ${variables.join(', ')}.`,
+      invalid_input: () => `What the visitor gave was not accepted: ${detail} Ask them to correct it; the screen shows what is wrong.`,
+      pending_confirmation: () =>
+        `Captured but not yet confirmed by the visitor: ${variables.map((v) => `${v} = "${displayValue(t.s.values[v])}"`).join(', ')}. Ask them to confirm.`,
+    };
+    const move = target === null ? 'What the visitor did' : `The move to "${target}"`;
+    t.system(`[flow engine] ${move} was blocked (${reason}). ${what[reason]()}`);
   }
 }
 
@@ -61,7 +68,7 @@ export function attempt(t: Turn, branches: readonly Branch[], cause: Decision['c
       return false;
     }
   }
-  const chosen = branches.find((b) => !b.guard || guardHolds(b.guard, t.s.values));
+  const chosen = branches.find((b) => !b.guard || guardHolds(b.guard, t.guards));
   if (!chosen) {
     reportBlocked(t, branches[0]!.target, 'guard_failed', [], 'No branch of this transition has a guard that holds.');
     return false;

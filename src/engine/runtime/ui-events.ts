@@ -1,8 +1,9 @@
 // The visitor's taps and typing on the kiosk (UI events): one handler per kind of event, a tapped
 // tool button, or the event's own mapping in the state's on_ui_event.
 
-import { resolveTool, type Branch, type StateDef, type ToolDef } from '../language/flow.ts';
+import { resolveTool, type Branch, type FieldProblem, type StateDef, type ToolDef } from '../language/flow.ts';
 import { displayValue } from '../language/interpolate.ts';
+import { globalIn } from '../language/global.ts';
 import { dict, own } from '../language/records.ts';
 import { formTool, paramVariable, toolButtons } from '../language/touch.ts';
 import { isBlank } from '../language/values.ts';
@@ -10,7 +11,8 @@ import { afterTool } from './after-tool.ts';
 import { confirmVariables } from './gate.ts';
 import type { UiEventInput } from './messages.ts';
 import type { Turn } from './session.ts';
-import { checkArguments, decideAction, editAction, tapTool } from './tool-call.ts';
+import { checkArguments } from './arguments.ts';
+import { decideAction, editAction, tapTool } from './tool-call.ts';
 import { attempt, reportBlocked } from './transition.ts';
 
 /** One UI event as its handler gets it: the turn, the event, the state it happened in and the event's mapping there. */
@@ -27,11 +29,13 @@ type UiHandler = (e: UiEvent) => boolean;
 export function handleUi(t: Turn, ev: UiEventInput): void {
   t.userActivity();
   t.s.refused = false;
+  t.s.noMatch = 0;
   const state = t.state;
   if (!state) return;
   const mapped = own(state.transitions.onUiEvent, ev.event);
+  const global = globalIn(t.flow, state);
   // A button that names a tool proposes that tool's action, as the LLM's call would.
-  const toolName = state.ui?.actions.find((a) => a.event === ev.event && a.tool !== undefined)?.tool;
+  const toolName = [...(state.ui?.actions ?? []), ...global.actions].find((a) => a.event === ev.event && a.tool !== undefined)?.tool;
   const tapped = toolName === undefined ? undefined : resolveTool(t.flow, state, toolName);
   if (tapped) {
     tapTool(t, tapped);
@@ -44,13 +48,19 @@ export function handleUi(t: Turn, ev: UiEventInput): void {
   if (button && branches) {
     t.system(`[flow engine] The visitor tapped "${button.label}", which does what ${button.event} does.`);
     attempt(t, branches, 'ui', true);
+    return;
   }
+  // Below everything of the state's own: the flow's global mapping.
+  const everywhere = own(global.onUiEvent, ev.event);
+  if (everywhere) attempt(t, everywhere, 'ui', true);
 }
 
 /** `form_submit`: the form's values checked and kept, then the mapping, the form's tool or the gate moves on. */
 function submitForm({ t, ev, state, mapped }: UiEvent): boolean {
   const missing: string[] = [];
   const invalid: string[] = [];
+  const why: string[] = [];
+  const problems = dict<FieldProblem>();
   const typed = dict<unknown>();
   for (const f of state.ui?.fields ?? []) {
     const raw = own(ev.values, f.id);
@@ -60,10 +70,14 @@ function submitForm({ t, ev, state, mapped }: UiEvent): boolean {
     }
     const c = t.convert(f.id, raw);
     if (c.ok) typed[f.id] = c.value;
-    else invalid.push(f.id);
+    else {
+      invalid.push(f.id);
+      why.push(`${f.id} ${c.fieldProblem ? '' : 'is not valid: '}${c.problem}`);
+      if (c.fieldProblem) problems[f.id] = c.fieldProblem;
+    }
   }
   if (invalid.length) {
-    reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', invalid, `Please check: ${invalid.join(', ')}.`);
+    reportBlocked(t, mapped?.[0]?.target ?? null, 'invalid_input', invalid, `Please check: ${why.join('; ')}.`, problems);
     return true;
   }
   if (missing.length) {
@@ -116,6 +130,8 @@ function changeField({ t, ev, state }: UiEvent): boolean {
     return true;
   }
   const c = t.convert(v, ev.value);
+  // A value that breaks a rule of its field is said beside it at once; one of the wrong kind waits for Continue.
+  if (!c.ok && c.fieldProblem) reportBlocked(t, null, 'invalid_input', [v], `Please check: ${v} ${c.problem}.`, dict([[v, c.fieldProblem]]));
   if (!c.ok) return true;
   t.setValue(v, c.value, 'ui', true);
   t.system(`[flow engine] The visitor typed ${v} = "${displayValue(c.value)}" themselves; it counts as confirmed.`);

@@ -53,6 +53,13 @@ export const ar: Messages = {
     confirmLabel: 'تأكيد {label}',
     change: 'تغيير',
     changeLabel: 'تغيير {label}',
+    problemPattern: 'يبدو أن هذا غير صحيح. يُرجى التحقق منه.',
+    problemMinLength: 'يُرجى إدخال {count, plural, zero {# حرف} one {حرف واحد} two {حرفين} few {# أحرف} many {# حرفًا} other {# حرف}} على الأقل.',
+    problemMaxLength: 'يُرجى إدخال {count, plural, zero {# حرف} one {حرف واحد} two {حرفين} few {# أحرف} many {# حرفًا} other {# حرف}} على الأكثر.',
+    problemMin: 'يُرجى إدخال {limit} أو أكثر.',
+    problemMax: 'يُرجى إدخال {limit} أو أقل.',
+    problemEarliest: 'يُرجى إدخال تاريخ يوافق {date} أو يليه.',
+    problemLatest: 'يُرجى إدخال تاريخ يوافق {date} أو يسبقه.',
   },
   confirmAll: {
     question: 'هل كل هذا صحيح؟',

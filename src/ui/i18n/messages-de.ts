@@ -53,6 +53,13 @@ export const de: Messages = {
     confirmLabel: '{label} bestätigen',
     change: 'Ändern',
     changeLabel: '{label} ändern',
+    problemPattern: 'Das sieht nicht richtig aus. Bitte prüfen Sie Ihre Eingabe.',
+    problemMinLength: 'Bitte geben Sie mindestens {count, plural, one {# Zeichen} other {# Zeichen}} ein.',
+    problemMaxLength: 'Bitte geben Sie höchstens {count, plural, one {# Zeichen} other {# Zeichen}} ein.',
+    problemMin: 'Bitte geben Sie {limit} oder mehr ein.',
+    problemMax: 'Bitte geben Sie {limit} oder weniger ein.',
+    problemEarliest: 'Bitte geben Sie ein Datum ab dem {date} ein.',
+    problemLatest: 'Bitte geben Sie ein Datum bis zum {date} ein.',
   },
   confirmAll: {
     question: 'Stimmt alles?',

@@ -52,6 +52,13 @@ export const en = {
     confirmLabel: 'Confirm {label}',
     change: 'Change',
     changeLabel: 'Change {label}',
+    problemPattern: "This doesn't look right. Please check it.",
+    problemMinLength: 'Please enter at least {count, plural, one {# character} other {# characters}}.',
+    problemMaxLength: 'Please enter no more than {count, plural, one {# character} other {# characters}}.',
+    problemMin: 'Please enter {limit} or more.',
+    problemMax: 'Please enter {limit} or less.',
+    problemEarliest: 'Please enter a date on or after {date}.',
+    problemLatest: 'Please enter a date on or before {date}.',
   },
   confirmAll: {
     question: 'Is all of this right?',

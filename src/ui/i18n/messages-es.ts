@@ -53,6 +53,13 @@ export const es: Messages = {
     confirmLabel: 'Confirmar: {label}',
     change: 'Cambiar',
     changeLabel: 'Cambiar: {label}',
+    problemPattern: 'Esto no parece correcto. Compruébelo, por favor.',
+    problemMinLength: 'Escriba al menos {count, plural, one {# carácter} other {# caracteres}}.',
+    problemMaxLength: 'Escriba como máximo {count, plural, one {# carácter} other {# caracteres}}.',
+    problemMin: 'Escriba {limit} o más.',
+    problemMax: 'Escriba {limit} o menos.',
+    problemEarliest: 'Escriba una fecha a partir del {date}.',
+    problemLatest: 'Escriba una fecha no posterior al {date}.',
   },
   confirmAll: {
     question: '¿Es todo correcto?',

@@ -53,6 +53,13 @@ export const fr: Messages = {
     confirmLabel: 'Confirmer : {label}',
     change: 'Modifier',
     changeLabel: 'Modifier : {label}',
+    problemPattern: 'Cela ne semble pas correct. Veuillez vérifier votre saisie.',
+    problemMinLength: 'Veuillez saisir au moins {count, plural, one {# caractère} other {# caractères}}.',
+    problemMaxLength: 'Veuillez saisir au plus {count, plural, one {# caractère} other {# caractères}}.',
+    problemMin: 'Veuillez saisir {limit} ou plus.',
+    problemMax: 'Veuillez saisir {limit} ou moins.',
+    problemEarliest: 'Veuillez saisir une date à partir du {date}.',
+    problemLatest: 'Veuillez saisir une date jusqu’au {date} inclus.',
   },
   confirmAll: {
     question: 'Tout est-il correct ?',
