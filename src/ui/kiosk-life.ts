@@ -92,7 +92,7 @@ const presence = {
     },
     /** "Are you still there?", counting down to the wipe */
     stillThere: {
-      entry: 'startGrace',
+      entry: ['startGrace', 'announceLimit'],
       exit: 'stopCountdown',
       initial: 'waiting',
       states: { waiting: countdown },
@@ -104,7 +104,7 @@ const presence = {
   },
 } as const;
 
-/** The kiosk's life. Provide `wipe` and `holdTaps` (see kiosk.svelte.ts). */
+/** The kiosk's life. Provide `wipe`, `holdTaps` and `announceLimit` (see kiosk.svelte.ts). */
 export const kioskLife = setup({
   types: {
     context: {} as LifeContext,
@@ -116,6 +116,8 @@ export const kioskLife = setup({
     wipe: () => {},
     /** taps made from now until the screen settles are dropped: performed by the kiosk */
     holdTaps: () => {},
+    /** a time limit is on screen (the walk-away question, the end screen's countdown): the kiosk says it */
+    announceLimit: () => {},
     /** the screen is empty of the visit: no tap waits for it to settle */
     cleared: raise({ type: 'screen.cleared' }),
     /** a sign of the visitor, to the presence timer */
@@ -214,7 +216,7 @@ export const kioskLife = setup({
           states: {
             /** the end screen counts down, then wipes itself */
             counting: {
-              entry: 'startCountdown',
+              entry: ['startCountdown', 'announceLimit'],
               exit: 'stopCountdown',
               initial: 'waiting',
               states: {

@@ -25,7 +25,7 @@ export function settingsFrom(search: string): KioskSettings {
     const v = Number(p.get(k));
     return p.has(k) && Number.isFinite(v) && v >= 0 ? Math.min(v, MAX_SECONDS) : d;
   };
-  return { endSeconds: seconds('end_seconds', 15), idleSeconds: seconds('idle_seconds', 120), idleGraceSeconds: seconds('idle_grace_seconds', 20) };
+  return { endSeconds: seconds('end_seconds', 20), idleSeconds: seconds('idle_seconds', 120), idleGraceSeconds: seconds('idle_grace_seconds', 20) };
 }
 
 /** The voice as the page's query sets it (`?language=en-GB&voice=nova&mic_sensitivity=low`). */

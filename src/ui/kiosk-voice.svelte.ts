@@ -63,6 +63,8 @@ export class KioskVoice {
   microphoneFault = $state<'denied' | 'missing' | 'broken' | null>(null);
   /** speech recognition failed and has not come back, for the operator's status light */
   recognitionFault = $state(false);
+  /** the visit has a voice to speak with (Repeat and Stop are offered); stays so for the visit, even on captions only */
+  voiced = $state(false);
 
   private session: VoiceSession | null = null;
   private speaker: Speaker | null = null;
@@ -98,6 +100,7 @@ export class KioskVoice {
     });
     speaker.setVolume(this.gain);
     this.speaker = speaker;
+    this.voiced = parts.voices.length > 0;
     this.speakingWith = speaker.voiceName;
     const session = new VoiceSession(parts.microphone, parts.recognizer, speaker, parts.language, {
       changed: () => this.refresh(),
@@ -180,11 +183,6 @@ export class KioskVoice {
     this.speaker?.setVolume(gain);
   }
 
-  /** True while the visit has a voice to speak with. */
-  get canSpeak(): boolean {
-    return this.speaker !== null && this.speakingWith !== null;
-  }
-
   /** Stops the kiosk's voice now (the visitor tapped on, asked it to stop, or spoke over it); a reply still coming is not spoken. */
   silence(): void {
     this.speaker?.stop();
@@ -227,6 +225,7 @@ export class KioskVoice {
     this.interim = null;
     this.note = null;
     this.thinking = false;
+    this.voiced = false;
     this.status = 'off';
   }
 

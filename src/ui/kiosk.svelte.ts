@@ -27,6 +27,7 @@ import { clearVisitorStorage } from './device-settings.ts';
 import { StepView, type FieldState } from './step-view.svelte.ts';
 import { takeUpVisit } from './visit-keeping.ts';
 import { Visit, type Caption, type VisitPlace } from './visit.svelte.ts';
+import { VisitorControls } from './visitor-controls.svelte.ts';
 
 export { settingsFrom, type KioskSettings } from './kiosk-settings.ts';
 export type { KioskParts } from './kiosk-parts.ts';
@@ -56,6 +57,8 @@ export class Kiosk {
   visit = $state.raw<Visit | null>(null);
   readonly step: StepView;
   readonly voice: KioskVoice;
+  /** what the visitor can ask of the kiosk itself: repeat, stop, volume, more time, guidance, text size, contrast, layout */
+  readonly controls: VisitorControls;
   readonly settings: KioskSettings;
   /** the kiosk's own life; the screens read it through `view` */
   readonly life: Actor<typeof kioskLife>;
@@ -83,6 +86,7 @@ export class Kiosk {
           holdTaps: () => {
             this.heldUntil = performance.now() + SETTLE_MS;
           },
+          announceLimit: () => this.controls.guide.limit('[data-limit="still-there"], [data-limit="end"]'),
         },
       }),
       {
@@ -92,6 +96,9 @@ export class Kiosk {
       },
     ).start();
     this.view = fromStore(useSelector(this.life, lifeView, sameView));
+    const [voice, step] = [this.voice, this.step];
+    const stirred = () => this.visit?.activity();
+    this.controls = new VisitorControls({ voice, step, phase: () => this.phase, stillThere: () => this.stillThere, language: () => this.language, tell: (event) => this.tell(event), ui: (event) => this.send(event), stirred }, parts.access);
   }
 
   // ------------------------------------------------------------------ what the screens read
@@ -187,8 +194,11 @@ export class Kiosk {
     return this.loaded?.flow.languages ?? [];
   }
 
-  /** Start, or one of the languages on the idle screen: a visit in that language (the flow's default if none or not one of its own). */
-  start(language?: string): void {
+  /**
+   * Start, or one of the languages on the idle screen: a visit in that language (the flow's
+   * default if none or not one of its own); `guided`: with audio guidance on from the first step.
+   */
+  start(language?: string, guided = false): void {
     if (!this.loaded) return;
     this.tell({ type: 'start' });
     if (!this.inVisit) return;
@@ -196,6 +206,7 @@ export class Kiosk {
     this.showIn(chosen.flow.language);
     this.visit = new Visit(this.place(this.loaded), new FlowEngine(chosen, this.clock));
     this.visit.start();
+    if (guided) this.controls.setGuidance(true);
   }
 
   /** The visitor chose another language in the top bar: the visit goes on in it, keeping every answer. */
@@ -226,7 +237,11 @@ export class Kiosk {
       inVisit: () => this.inVisit,
       ended: (variables, flow) => {
         this.endValues = shownValues(flow.flow, flow.catalog, variables);
+        this.controls.guide.screen();
       },
+      said: (messages) => this.controls.guide.afterEngine(messages),
+      command: (text) => this.controls.command(text),
+      limitWarned: () => this.controls.guide.limit('[data-limit="step"]'),
       languageChanged: (language) => {
         if (language === this.language) return;
         this.showIn(language);
@@ -243,7 +258,9 @@ export class Kiosk {
    */
   startOver(confirmed = false): void {
     this.tell({ type: 'start_over', confirmed, answers: this.hasAnswers });
-    if (this.askingStartOver) this.visit?.activity();
+    if (!this.askingStartOver) return;
+    this.visit?.activity();
+    this.controls.guide.part('[data-dialog="start-over"]');
   }
 
   /** The visitor answered "No, go on" to "Start over?". */
@@ -351,6 +368,8 @@ export class Kiosk {
 
   /** Drops the visitor's data: the visit, the step, and storage (the kiosk's life has stopped its timers). */
   private wipe(): void {
+    // The visitor's own choices go back for the next visitor; those made on the idle screen, before Start, stay for this one.
+    if (this.visit) this.controls.reset();
     this.visit?.stop();
     this.visit = null;
     this.parts.visits?.clear();

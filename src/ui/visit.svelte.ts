@@ -21,6 +21,7 @@ import type { KioskVoice, MarkFn } from './kiosk-voice.svelte.ts';
 import type { KioskParts } from './kiosk-parts.ts';
 import type { StepView } from './step-view.svelte.ts';
 import { keptVisit } from './visit-keeping.ts';
+import { StepTimeLimit } from './step-time-limit.ts';
 
 export interface Caption {
   id: string;
@@ -51,15 +52,24 @@ export interface VisitPlace {
   ended(variables: Record<string, unknown>, flow: LoadedFlow): void;
   /** the visit is in another language now: the screen's words and the voice follow */
   languageChanged(language: string): void;
+  /** the engine's messages have been taken in: what they changed on screen may be said (audio guidance) */
+  said(messages: readonly EngineMessage[]): void;
+  /** what the visitor said or typed, when it asks something of the kiosk itself: done, and true */
+  command(text: string): boolean;
+  /** the step's time limit is near: its warning is on screen, to be said */
+  limitWarned(): void;
 }
 
 export class Visit {
   captions = $state<Caption[]>([]);
   busy = $state(false);
   assistantNote = $state<string | null>(null);
+  /** seconds before the step's timeout takes the visitor off the step, while the kiosk warns of it */
+  timeLeft = $state<number | null>(null);
 
   private readonly conversation: Conversation;
   private readonly actions: KioskActions;
+  private readonly limit: StepTimeLimit;
   private captionSeq = 0;
   /** a spoken turn was handed on and its effect has not reached the screen yet (vk:screen) */
   private awaitingScreen = false;
@@ -77,6 +87,7 @@ export class Visit {
     actionNonce?: string,
   ) {
     const { parts } = place;
+    this.limit = new StepTimeLimit(place.clock, place.timers, { changed: (s) => (this.timeLeft = s), warned: () => place.limitWarned() });
     const model = parts.model();
     const flow = { flow_id: place.loaded.flow.id, flow_source: place.source, ...(place.version ? { flow_version: place.version } : {}) };
     this.actions = new KioskActions(parts.actionRunner, parts.actionRunner, flow, (done: ActionDoneInput) => this.guarded(() => this.conversation.actionDone(done)), place.timers, actionNonce);
@@ -124,6 +135,7 @@ export class Visit {
 
   /** Ends the visit: the conversation, its actions, the microphone and the voice stop; the copy is deleted. */
   stop(): void {
+    this.limit.stop();
     this.keeping = false;
     this.place.visits?.clear();
     this.place.voice.end();
@@ -132,9 +144,10 @@ export class Visit {
     this.actions.stop();
   }
 
-  /** Something the visitor said or typed. */
+  /** Something the visitor said or typed: a request to the kiosk itself ("repeat") never reaches the flow. */
   say(text: string): void {
     this.activity();
+    if (this.place.command(text)) return this.caption(`visitor-${++this.captionSeq}`, 'visitor', text.trim(), true);
     this.guarded(() => this.conversation.say(text));
   }
 
@@ -167,6 +180,7 @@ export class Visit {
 
   /** Any sign of the visitor: restarts the walk-away timer and dismisses the question. */
   activity(): void {
+    this.place.voice.visitorActed();
     this.lastActivity = this.place.clock.now();
     this.place.tell({ type: 'activity' });
     this.keep();
@@ -291,6 +305,8 @@ export class Visit {
     // After the batch: a failure that moved the flow on stays said on the new screen.
     if (failed) step.notice = { near: null, text: kioskSentence('action_failed', this.engine.loaded.flow.language) };
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
+    this.limit.watch(this.engine.view.leavesAt);
+    this.place.said(messages);
     this.keep();
   }
 }
