@@ -108,7 +108,7 @@ export class Guide {
     const translate = get(t);
     const lines: string[] = [];
     const say = (selector: string) => {
-      for (const el of page.querySelectorAll(selector)) lines.push(...readAloud(el, translate));
+      for (const el of page.querySelectorAll(selector)) if (!typingIn(el, page)) lines.push(...readAloud(el, translate));
     };
     if (screen && this.isOn()) {
       say(READ_REGIONS);
@@ -125,6 +125,14 @@ export class Guide {
     const heading = page.querySelector<HTMLElement>(`${READ_REGIONS} h1, ${READ_REGIONS} h2`) ?? page.querySelector<HTMLElement>(READ_REGIONS);
     if (!heading || heading.contains(page.activeElement)) return;
     if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+    // The kiosk moves it, not a key (the Enter that started the step may have been a moment ago).
+    this.keyAt = -Infinity;
     heading.focus({ preventScroll: true });
   }
+}
+
+/** A field the visitor is typing into: what they type needs no reading back while they are at it. */
+function typingIn(el: Element, page: Document): boolean {
+  const active = page.activeElement;
+  return el.matches('[data-field]') && active !== null && el.contains(active) && active.matches('input, select, textarea');
 }

@@ -98,7 +98,8 @@ export class Kiosk {
     this.view = fromStore(useSelector(this.life, lifeView, sameView));
     const [voice, step] = [this.voice, this.step];
     const stirred = () => this.visit?.activity();
-    this.controls = new VisitorControls({ voice, step, phase: () => this.phase, stillThere: () => this.stillThere, language: () => this.language, tell: (event) => this.tell(event), ui: (event) => this.send(event), stirred }, parts.access);
+    const notes = () => ({ voice: this.voice.note, assistant: this.assistantNote, operator: this.operatorNote });
+    this.controls = new VisitorControls({ voice, step, phase: () => this.phase, stillThere: () => this.stillThere, language: () => this.language, tell: (event) => this.tell(event), ui: (event) => this.send(event), stirred, notes }, parts.access);
   }
 
   // ------------------------------------------------------------------ what the screens read

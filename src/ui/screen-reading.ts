@@ -87,7 +87,9 @@ export function readField(block: Element, t: Translate): string[] {
   const value = control ? controlValue(control, t) : '';
   const status = block.getAttribute('data-status');
   const waiting = status === 'pending' && block.classList.contains('pending');
-  const line = value === '' ? t('guide.empty', { label }) : waiting ? t('guide.pending', { label, value }) : status === 'confirmed' ? t('guide.confirmed', { label, value }) : t('guide.value', { label, value });
+  const hint = control?.getAttribute('placeholder')?.trim();
+  const empty = hint ? t('guide.emptyHint', { label, hint }) : t('guide.empty', { label });
+  const line = value === '' ? empty : waiting ? t('guide.pending', { label, value }) : status === 'confirmed' ? t('guide.confirmed', { label, value }) : t('guide.value', { label, value });
   const rest = new Reader(t);
   // The label, the value, "Is this right?" and its buttons are all in the line above.
   rest.skip = (el) => el.matches('.field-head, .field-row, label.check, .pending-badge');

@@ -28,7 +28,12 @@ export interface ControlsPlace {
   ui(event: UiEventInput): void;
   /** a sign of the visitor: the walk-away wait starts again */
   stirred(): void;
+  /** the notes beside the captions now (about the voice, the assistant, the setup), each read out when it comes */
+  notes(): { voice: unknown; assistant: unknown; operator: unknown };
 }
+
+/** Where each note is on screen. */
+const NOTES = { voice: '.voice-note', assistant: '.assistant-note', operator: '.operator-note' } as const;
 
 /** Keys that move the focus, and which way (in a left-to-right page). */
 const MOVES: Readonly<Record<string, 1 | -1>> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
@@ -48,6 +53,14 @@ export class VisitorControls {
     this.access = new Access(defaults);
     this.guide = new Guide(place.voice, () => this.access.guidance);
     place.voice.setVolume(this.access.gain);
+    // A note that comes (the microphone is blocked, the assistant takes over) is read out as it comes.
+    $effect.root(() => {
+      for (const [name, selector] of Object.entries(NOTES) as [keyof typeof NOTES, string][]) {
+        $effect(() => {
+          if (place.notes()[name]) this.guide.part(selector);
+        });
+      }
+    });
   }
 
   // ------------------------------------------------------------------ the voice

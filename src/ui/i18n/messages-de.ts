@@ -132,6 +132,7 @@ export const de: Messages = {
     on: 'Die Audioführung ist eingeschaltet. Mit der Tabulatortaste und den Pfeiltasten wechseln Sie zwischen den Bedienelementen, mit der Eingabetaste wählen Sie aus, und mit Escape unterbrechen Sie mich. Sagen Sie „wiederholen“ oder drücken Sie „Wiederholen“, um etwas noch einmal zu hören.',
     off: 'Die Audioführung ist ausgeschaltet.',
     empty: '{label}: leer.',
+    emptyHint: '{label}: leer ({hint}).',
     value: '{label}: {value}.',
     pending: '{label}: {value}. Stimmt das? Sagen Sie Ja, oder drücken Sie „Bestätigen“ oder „Ändern“.',
     confirmed: '{label}: {value}, bestätigt.',

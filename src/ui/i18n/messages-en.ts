@@ -131,6 +131,7 @@ export const en = {
     on: 'Audio guidance is on. Tab and the arrow keys move between the controls, Enter chooses, and Escape stops me speaking. Say "repeat" or press Repeat to hear something again.',
     off: 'Audio guidance is off.',
     empty: '{label}: empty.',
+    emptyHint: '{label}: empty ({hint}).',
     value: '{label}: {value}.',
     pending: '{label}: {value}. Is this right? Say yes, or press Confirm or Change.',
     confirmed: '{label}: {value}, confirmed.',

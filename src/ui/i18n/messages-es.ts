@@ -132,6 +132,7 @@ export const es: Messages = {
     on: 'La guía de audio está activada. El tabulador y las flechas pasan de un control a otro, Intro elige y Escape me hace callar. Diga «repita» o pulse Repetir para volver a oír algo.',
     off: 'La guía de audio está desactivada.',
     empty: '{label}: vacío.',
+    emptyHint: '{label}: vacío ({hint}).',
     value: '{label}: {value}.',
     pending: '{label}: {value}. ¿Es correcto? Diga sí, o pulse Confirmar o Cambiar.',
     confirmed: '{label}: {value}, confirmado.',

@@ -132,6 +132,7 @@ export const fr: Messages = {
     on: 'Le guidage audio est activé. La touche Tab et les flèches passent d’une commande à l’autre, Entrée choisit, et Échap interrompt ma voix. Dites « répétez » ou appuyez sur Répéter pour réentendre quelque chose.',
     off: 'Le guidage audio est désactivé.',
     empty: '{label} : vide.',
+    emptyHint: '{label} : vide ({hint}).',
     value: '{label} : {value}.',
     pending: '{label} : {value}. Est-ce correct ? Dites oui, ou appuyez sur Confirmer ou Modifier.',
     confirmed: '{label} : {value}, confirmé.',
