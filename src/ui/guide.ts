@@ -93,11 +93,19 @@ export class Guide {
     this.wanted = { screen: false, parts: new Set(), limits: new Set() };
   }
 
+  /**
+   * Reads once what was asked for so far, when Svelte has drawn it: after the change that asked
+   * (a message, the life machine's entry action) and whatever it sets off (the machine's view
+   * reaching the screens) have been drawn, two flushes later. No frame is awaited: a page whose
+   * clock is held (a test) draws none.
+   */
   private schedule(): void {
-    this.reading ??= tick().then(() => {
-      this.reading = null;
-      this.read();
-    });
+    this.reading ??= tick()
+      .then(() => tick())
+      .then(() => {
+        this.reading = null;
+        this.read();
+      });
   }
 
   private read(): void {
