@@ -243,6 +243,7 @@ export class Kiosk {
       said: (messages) => this.controls.guide.afterEngine(messages),
       command: (text) => this.controls.command(text),
       limitWarned: () => this.controls.guide.limit('[data-limit="step"]'),
+      listensAtEnd: () => this.controls.access.guidance,
       languageChanged: (language) => {
         if (language === this.language) return;
         this.showIn(language);

@@ -58,6 +58,8 @@ export interface VisitPlace {
   command(text: string): boolean;
   /** the step's time limit is near: its warning is on screen, to be said */
   limitWarned(): void;
+  /** the microphone stays open on a kiosk flow's end screen (for "more time", "repeat") */
+  listensAtEnd(): boolean;
 }
 
 export class Visit {
@@ -297,7 +299,9 @@ export class Visit {
         this.keeping = false;
         this.place.visits?.clear();
         this.place.tell({ type: 'screen.changed' });
-        if (m.mode === 'kiosk') this.place.voice.stopListening();
+        // A kiosk flow's end screen hears no more, but for the kiosk's own words when the visitor
+        // relies on them (audio guidance: "more time", "repeat"); nothing said reaches the model.
+        if (m.mode === 'kiosk' && !this.place.listensAtEnd()) this.place.voice.stopListening();
         this.place.ended(m.variables, this.engine.loaded);
         this.place.tell({ type: 'flow.ended', assistant: m.mode === 'assistant' });
       }

@@ -96,3 +96,27 @@ for (const s of SETTINGS) {
     });
   });
 }
+
+test('colour is never the only sign of a state: waiting, confirmed, an error, a choice, a light', async ({ page }) => {
+  // (these tests are type-checked without the DOM's types: the page's own getComputedStyle, as text)
+  const style = (selector: string, pseudo: string, property: string) =>
+    page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)}), ${JSON.stringify(pseudo)}).${property}`) as Promise<string>;
+  const mark = (selector: string, pseudo: '::before' | '::after') => style(selector, pseudo, 'content');
+  await openKiosk(page, { flow: 'clinic-checkin' });
+  await expect(page.getByRole('button', { name: 'High contrast' })).toContainText('☐');
+  await page.getByRole('button', { name: 'High contrast' }).click();
+  await expect(page.getByRole('button', { name: 'High contrast' })).toContainText('☑');
+  expect(await mark('.status-light .dot', '::after')).toMatch(/[✓!✕]/);
+
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await say(page, 'My name is Maria Garcia');
+  // Waiting: a dashed border and words; confirmed: a tick; an error: a warning sign and words.
+  await expect(fieldBlock(page, 'full_name').getByText('Is this right?')).toBeVisible();
+  expect(await style('[data-field="full_name"] input', '', 'borderStyle')).toBe('dashed');
+  await page.getByRole('button', { name: 'Confirm Full name' }).click();
+  await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'confirmed');
+  expect(await mark('[data-field="full_name"] label', '::after')).toContain('✓');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(fieldBlock(page, 'date_of_birth').getByRole('alert')).toBeVisible();
+  expect(await mark('[data-field="date_of_birth"] .notice', '::before')).toContain('⚠');
+});
