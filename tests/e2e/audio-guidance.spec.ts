@@ -9,8 +9,8 @@ import { expectScreenSaid, guidedKiosk, keyUntilSaid, type Guided } from './supp
 import { kiosk, settled } from './support/kiosk.ts';
 
 let g: Guided | null = null;
-test.afterEach(async () => {
-  await g?.close();
+test.afterEach(async ({}, testInfo) => {
+  await g?.close(testInfo);
   g = null;
 });
 

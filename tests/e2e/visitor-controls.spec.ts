@@ -9,8 +9,8 @@ import { guidedKiosk, type Guided } from './support/guided.ts';
 import { kiosk, say, settled } from './support/kiosk.ts';
 
 let g: Guided | null = null;
-test.afterEach(async () => {
-  await g?.close();
+test.afterEach(async ({}, testInfo) => {
+  await g?.close(testInfo);
   g = null;
 });
 
@@ -32,11 +32,38 @@ states:
 
 const times = (said: string[], line: string) => said.filter((s) => s === line).length;
 
-/** Playwright's clock, from 9:00 on the page's first day; `held` stops it, so time passes only when the test says. */
-const AT_NINE = new Date('2026-03-02T09:00:00');
-const clockAtNine = (p: Page) => p.clock.install({ time: AT_NINE });
-async function held(page: Page): Promise<void> {
-  await page.clock.pauseAt(new Date(AT_NINE.getTime() + 60_000));
+/** Playwright's clock, installed before the page opens; time flows until `startQuiet` holds it. */
+const fakeClock = (p: Page) => p.clock.install();
+
+/**
+ * Starts a visit, lets the kiosk say its first words (a speech request in flight when the clock
+ * jumps ahead would time out on it), then holds the clock: from then on time passes only when the
+ * test says. Returns the ms that had passed since Start. (Playwright's clock stands in for the
+ * page's performance too: no vk:* marks to wait on.)
+ */
+async function startQuiet(page: Page): Promise<number> {
+  const now = () => page.evaluate('Date.now()') as Promise<number>;
+  await start(page);
+  const started = await now();
+  // Said and over: the light says the kiosk neither speaks nor is about to (it has no microphone).
+  await expect.poll(g!.said).not.toEqual([]);
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'no-microphone');
+  // (held a little ahead of now: the clock runs on while the test asks)
+  const at = (await now()) + 3_000;
+  await page.clock.pauseAt(at);
+  return at - started;
+}
+
+/**
+ * Lets `ms` pass on the held clock, 10 s at a time, each once the page has had every speech answer
+ * it asked for: a jump over a request still coming would time it out (15 s), and the kiosk would
+ * fall back to captions.
+ */
+async function pass(guided: Guided, ms: number): Promise<void> {
+  for (let left = ms; left > 0; left -= 10_000) {
+    await expect.poll(guided.speaking).toBe(0);
+    await guided.page.clock.runFor(Math.min(10_000, left));
+  }
 }
 
 async function start(page: Page): Promise<void> {
@@ -118,57 +145,55 @@ test('"read it to me" turns audio guidance on in the middle of a visit, without 
 });
 
 test('a step about to time out is shown and said 30 s before, and More time doubles what is left', async ({ browser }) => {
-  g = await guidedKiosk(browser, { query: { flow: '/test-flows/timed.yaml', end_seconds: 20 }, flows: { '/test-flows/timed.yaml': TIMED }, prepare: clockAtNine });
+  g = await guidedKiosk(browser, { query: { flow: '/test-flows/timed.yaml', end_seconds: 20 }, flows: { '/test-flows/timed.yaml': TIMED }, prepare: fakeClock });
   const { page } = g;
-  await held(page);
-  await start(page);
+  const gone = await startQuiet(page);
   const warning = page.locator('[data-limit="step"]');
-  await page.clock.runFor(29_000);
+  await pass(g, 29_000 - gone);
   await expect(warning).toHaveCount(0);
-  await page.clock.runFor(1_000);
+  await pass(g, 1_000);
   await expect(warning.getByRole('timer')).toHaveText('No answer yet: this step closes in 30 seconds.');
   await expect.poll(g.said).toContain('No answer yet: this step closes in 30 seconds.');
-  await page.clock.runFor(10_000);
+  await pass(g, 10_000);
   await expect(warning.getByRole('timer')).toHaveText('No answer yet: this step closes in 20 seconds.');
 
   await warning.getByRole('button', { name: 'More time' }).click();
   await expect(warning).toHaveCount(0);
   // 20 s left became 60 (the whole timeout again: more than twice): warned of again 30 s before.
-  await page.clock.runFor(29_000);
+  await pass(g, 29_000);
   await expect(warning).toHaveCount(0);
-  await page.clock.runFor(2_000);
+  await pass(g, 2_000);
   await expect(warning).toBeVisible();
-  await page.clock.runFor(29_000);
+  await pass(g, 29_000);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
 
   // The end screen counts down from 20 s, said at once; More time doubles what is left.
   const end = page.locator('[data-limit="end"]');
   await expect(end.getByRole('timer')).toHaveText('This screen clears itself in 20 seconds.');
   await expect.poll(g.said).toContain('This screen clears itself in 20 seconds.');
-  await page.clock.runFor(5_000);
+  await pass(g, 5_000);
   await expect(end.getByRole('timer')).toHaveText('This screen clears itself in 15 seconds.');
   await end.getByRole('button', { name: 'More time' }).click();
   await expect(end.getByRole('timer')).toHaveText('This screen clears itself in 30 seconds.');
-  await page.clock.runFor(29_000);
+  await pass(g, 29_000);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  await page.clock.runFor(2_000);
+  await pass(g, 2_000);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
 });
 
 test('"Are you still there?" counts down, is said, and "more time" answers it', async ({ browser }) => {
-  g = await guidedKiosk(browser, { query: { flow: 'onboarding', idle_seconds: 40, idle_grace_seconds: 20 }, prepare: clockAtNine });
+  g = await guidedKiosk(browser, { query: { flow: 'onboarding', idle_seconds: 40, idle_grace_seconds: 20 }, prepare: fakeClock });
   const { page } = g;
-  await held(page);
-  await start(page);
-  await page.clock.runFor(40_000);
+  const gone = await startQuiet(page);
+  await pass(g, 40_000 - gone);
   const question = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(question.getByRole('timer')).toHaveText('For your privacy this screen will clear itself in 20 seconds.');
   await expect.poll(g.said).toEqual(expect.arrayContaining(['Are you still there?', 'For your privacy this screen will clear itself in 20 seconds.']));
-  await page.clock.runFor(5_000);
+  await pass(g, 5_000);
   await expect(question.getByRole('timer')).toHaveText('For your privacy this screen will clear itself in 15 seconds.');
   await say(page, 'More time');
   await expect(question).toHaveCount(0);
-  await page.clock.runFor(39_000);
+  await pass(g, 39_000);
   await expect(question).toHaveCount(0);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
 });

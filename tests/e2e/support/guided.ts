@@ -4,7 +4,7 @@
 // independently of the kiosk's own reader; and the keys pressed until the kiosk says where they
 // are, as a visitor who cannot see the screen would use them.
 
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { startClinicService, type ClinicService } from '../../servers/clinic-service.ts';
 import type { FakeOpenAI } from '../../servers/openai-fakes.ts';
 import { openVoiceKiosk, type VoiceKiosk } from '../../support/voice-kiosk.ts';
@@ -15,7 +15,10 @@ export interface Guided {
   kiosk: VoiceKiosk;
   /** everything the kiosk asked the speech double to say, in order */
   said(): string[];
-  close(): Promise<void>;
+  /** speech requests the page has made whose answers it has not had in full */
+  speaking(): number;
+  /** closes it all; after a failed test, says first what the kiosk said and logged (that explains a failure) */
+  close(testInfo?: TestInfo): Promise<void>;
 }
 
 export interface GuidedOptions {
@@ -48,12 +51,23 @@ export async function guidedKiosk(browser: Browser, options: GuidedOptions = {})
     ...(options.prepare ? { prepare: options.prepare } : {}),
   });
   await expect(kiosk.page.locator('.kiosk')).toHaveAttribute('data-phase', 'idle');
+  let inFlight = 0;
+  const speech = (r: { url(): string }) => new URL(r.url()).pathname.startsWith('/api/tts');
+  kiosk.page.on('request', (r) => void (speech(r) && inFlight++));
+  kiosk.page.on('requestfinished', (r) => void (speech(r) && inFlight--));
+  kiosk.page.on('requestfailed', (r) => void (speech(r) && inFlight--));
   return {
+    speaking: () => inFlight,
     page: kiosk.page,
     fakes: kiosk.fakes,
     kiosk,
     said: () => kiosk.fakes.tts.requests.map((r) => r.input),
-    close: async () => {
+    close: async (testInfo) => {
+      if (testInfo && testInfo.status !== testInfo.expectedStatus) {
+        const report = JSON.stringify({ said: kiosk.fakes.tts.requests.map((r) => r.input), console: kiosk.console }, null, 2);
+        await testInfo.attach('guided', { body: report, contentType: 'application/json' });
+        console.error(`guided test "${testInfo.title}": what the kiosk said and logged:\n${report}`);
+      }
       await kiosk.close();
       await clinic?.close();
     },
