@@ -86,7 +86,7 @@ export class Kiosk {
           holdTaps: () => {
             this.heldUntil = performance.now() + SETTLE_MS;
           },
-          announceLimit: () => this.controls.guide.limit('[data-limit="still-there"], [data-limit="end"]'),
+          announceLimit: () => this.controls.limitShown(),
         },
       }),
       {
@@ -96,10 +96,8 @@ export class Kiosk {
       },
     ).start();
     this.view = fromStore(useSelector(this.life, lifeView, sameView));
-    const [voice, step] = [this.voice, this.step];
-    const stirred = () => this.visit?.activity();
     const notes = () => ({ voice: this.voice.note, assistant: this.assistantNote, operator: this.operatorNote });
-    this.controls = new VisitorControls({ voice, step, phase: () => this.phase, stillThere: () => this.stillThere, language: () => this.language, tell: (event) => this.tell(event), ui: (event) => this.send(event), stirred, notes }, parts.access);
+    this.controls = new VisitorControls({ voice: this.voice, step: this.step, phase: () => this.phase, stillThere: () => this.stillThere, language: () => this.language, tell: (e) => this.tell(e), ui: (e) => this.send(e), stirred: () => this.visit?.activity(), notes }, parts.access);
   }
 
   // ------------------------------------------------------------------ what the screens read
@@ -195,10 +193,7 @@ export class Kiosk {
     return this.loaded?.flow.languages ?? [];
   }
 
-  /**
-   * Start, or one of the languages on the idle screen: a visit in that language (the flow's
-   * default if none or not one of its own); `guided`: with audio guidance on from the first step.
-   */
+  /** Start, or a language on the idle screen: a visit in it (else the flow's default); `guided`: with audio guidance on. */
   start(language?: string, guided = false): void {
     if (!this.loaded) return;
     this.tell({ type: 'start' });
@@ -238,12 +233,8 @@ export class Kiosk {
       inVisit: () => this.inVisit,
       ended: (variables, flow) => {
         this.endValues = shownValues(flow.flow, flow.catalog, variables);
-        this.controls.guide.screen();
       },
-      said: (messages) => this.controls.guide.afterEngine(messages),
-      command: (text) => this.controls.command(text),
-      limitWarned: () => this.controls.guide.limit('[data-limit="step"]'),
-      listensAtEnd: () => this.controls.access.guidance,
+      controls: this.controls,
       languageChanged: (language) => {
         if (language === this.language) return;
         this.showIn(language);
@@ -262,7 +253,7 @@ export class Kiosk {
     this.tell({ type: 'start_over', confirmed, answers: this.hasAnswers });
     if (!this.askingStartOver) return;
     this.visit?.activity();
-    this.controls.guide.part('[data-dialog="start-over"]');
+    this.controls.askedStartOver();
   }
 
   /** The visitor answered "No, go on" to "Start over?". */
@@ -370,8 +361,7 @@ export class Kiosk {
 
   /** Drops the visitor's data: the visit, the step, and storage (the kiosk's life has stopped its timers). */
   private wipe(): void {
-    // The visitor's own choices go back for the next visitor; those made on the idle screen, before Start, stay for this one.
-    if (this.visit) this.controls.reset();
+    if (this.visit) this.controls.reset(); // the visitor's choices, not those made on the idle screen before this visit
     this.visit?.stop();
     this.visit = null;
     this.parts.visits?.clear();

@@ -22,6 +22,7 @@ import type { KioskParts } from './kiosk-parts.ts';
 import type { StepView } from './step-view.svelte.ts';
 import { keptVisit } from './visit-keeping.ts';
 import { StepTimeLimit } from './step-time-limit.ts';
+import type { VisitorControls } from './visitor-controls.svelte.ts';
 
 export interface Caption {
   id: string;
@@ -52,14 +53,8 @@ export interface VisitPlace {
   ended(variables: Record<string, unknown>, flow: LoadedFlow): void;
   /** the visit is in another language now: the screen's words and the voice follow */
   languageChanged(language: string): void;
-  /** the engine's messages have been taken in: what they changed on screen may be said (audio guidance) */
-  said(messages: readonly EngineMessage[]): void;
-  /** what the visitor said or typed, when it asks something of the kiosk itself: done, and true */
-  command(text: string): boolean;
-  /** the step's time limit is near: its warning is on screen, to be said */
-  limitWarned(): void;
-  /** the microphone stays open on a kiosk flow's end screen (for "more time", "repeat") */
-  listensAtEnd(): boolean;
+  /** what the visitor asks of the kiosk itself, and what the kiosk tells them of (audio guidance, time limits) */
+  controls: VisitorControls;
 }
 
 export class Visit {
@@ -89,7 +84,7 @@ export class Visit {
     actionNonce?: string,
   ) {
     const { parts } = place;
-    this.limit = new StepTimeLimit(place.clock, place.timers, { changed: (s) => (this.timeLeft = s), warned: () => place.limitWarned() });
+    this.limit = new StepTimeLimit(place.clock, place.timers, { changed: (s) => (this.timeLeft = s), warned: () => place.controls.stepLimitWarned() });
     const model = parts.model();
     const flow = { flow_id: place.loaded.flow.id, flow_source: place.source, ...(place.version ? { flow_version: place.version } : {}) };
     this.actions = new KioskActions(parts.actionRunner, parts.actionRunner, flow, (done: ActionDoneInput) => this.guarded(() => this.conversation.actionDone(done)), place.timers, actionNonce);
@@ -149,7 +144,7 @@ export class Visit {
   /** Something the visitor said or typed: a request to the kiosk itself ("repeat") never reaches the flow. */
   say(text: string): void {
     this.activity();
-    if (this.place.command(text)) return this.caption(`visitor-${++this.captionSeq}`, 'visitor', text.trim(), true);
+    if (this.place.controls.command(text)) return this.caption(`visitor-${++this.captionSeq}`, 'visitor', text.trim(), true);
     this.guarded(() => this.conversation.say(text));
   }
 
@@ -301,8 +296,9 @@ export class Visit {
         this.place.tell({ type: 'screen.changed' });
         // A kiosk flow's end screen hears no more, but for the kiosk's own words when the visitor
         // relies on them (audio guidance: "more time", "repeat"); nothing said reaches the model.
-        if (m.mode === 'kiosk' && !this.place.listensAtEnd()) this.place.voice.stopListening();
+        if (m.mode === 'kiosk' && !this.place.controls.listensAtEnd) this.place.voice.stopListening();
         this.place.ended(m.variables, this.engine.loaded);
+        this.place.controls.ended();
         this.place.tell({ type: 'flow.ended', assistant: m.mode === 'assistant' });
       }
     }
@@ -310,7 +306,7 @@ export class Visit {
     if (failed) step.notice = { near: null, text: kioskSentence('action_failed', this.engine.loaded.flow.language) };
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
     this.limit.watch(this.engine.view.leavesAt);
-    this.place.said(messages);
+    this.place.controls.afterEngine(messages);
     this.keep();
   }
 }

@@ -5,7 +5,7 @@
 // stops the voice, a digit chooses an option. The wipe puts everything back for the next visitor.
 
 import { get } from 'svelte/store';
-import type { UiEventInput } from '../engine/runtime/messages.ts';
+import type { EngineMessage, UiEventInput } from '../engine/runtime/messages.ts';
 import { spokenCommand, spokenNumber, type SpokenCommand } from '../voice/spoken-commands.ts';
 import { Access } from './access.svelte.ts';
 import { DEFAULT_VOLUME, VOLUME_LEVELS, type AccessDefaults } from './access-levels.ts';
@@ -61,6 +61,38 @@ export class VisitorControls {
         });
       }
     });
+  }
+
+  // ------------------------------------------------------------------ what the kiosk tells them of
+
+  /** The engine's messages have been taken in: what they changed on screen is read out (guidance). */
+  afterEngine(messages: readonly EngineMessage[]): void {
+    this.guide.afterEngine(messages);
+  }
+
+  /** The flow has ended: with guidance on, the end screen is read out. */
+  ended(): void {
+    this.guide.screen();
+  }
+
+  /** The step's time limit is near: its warning, on screen now, is said. */
+  stepLimitWarned(): void {
+    this.guide.limit('[data-limit="step"]');
+  }
+
+  /** The life machine's announceLimit: "Are you still there?" or the end screen's countdown is said. */
+  limitShown(): void {
+    this.guide.limit('[data-limit="still-there"], [data-limit="end"]');
+  }
+
+  /** "Start over?" is asked: with guidance on, it is read out. */
+  askedStartOver(): void {
+    this.guide.part('[data-dialog="start-over"]');
+  }
+
+  /** The microphone stays open on a kiosk flow's end screen, for "more time" and "repeat" (audio guidance). */
+  get listensAtEnd(): boolean {
+    return this.access.guidance;
   }
 
   // ------------------------------------------------------------------ the voice
