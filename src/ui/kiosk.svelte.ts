@@ -96,8 +96,8 @@ export class Kiosk {
       },
     ).start();
     this.view = fromStore(useSelector(this.life, lifeView, sameView));
-    const notes = () => ({ voice: this.voice.note, assistant: this.assistantNote, operator: this.operatorNote });
-    this.controls = new VisitorControls({ voice: this.voice, step: this.step, phase: () => this.phase, stillThere: () => this.stillThere, language: () => this.language, tell: (e) => this.tell(e), ui: (e) => this.send(e), stirred: () => this.visit?.activity(), notes }, parts.access);
+    const note = (name: string) => (name === 'voice' ? this.voice.note : name === 'assistant' ? this.assistantNote : this.operatorNote);
+    this.controls = new VisitorControls({ voice: this.voice, step: this.step, phase: () => this.phase, stillThere: () => this.stillThere, language: () => this.language, tell: (e) => this.tell(e), ui: (e) => this.send(e), stirred: () => this.visit?.activity(), note }, parts.access);
   }
 
   // ------------------------------------------------------------------ what the screens read

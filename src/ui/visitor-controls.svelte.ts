@@ -28,8 +28,8 @@ export interface ControlsPlace {
   ui(event: UiEventInput): void;
   /** a sign of the visitor: the walk-away wait starts again */
   stirred(): void;
-  /** the notes beside the captions now (about the voice, the assistant, the setup), each read out when it comes */
-  notes(): { voice: unknown; assistant: unknown; operator: unknown };
+  /** a note beside the captions now (about the voice, the assistant, the setup), read out when it comes */
+  note(name: keyof typeof NOTES): unknown;
 }
 
 /** Where each note is on screen. */
@@ -57,7 +57,7 @@ export class VisitorControls {
     $effect.root(() => {
       for (const [name, selector] of Object.entries(NOTES) as [keyof typeof NOTES, string][]) {
         $effect(() => {
-          if (place.notes()[name]) this.guide.part(selector);
+          if (place.note(name)) this.guide.part(selector);
         });
       }
     });
