@@ -2,5 +2,6 @@
 import { mount } from 'svelte';
 import App from './ui/App.svelte';
 import './ui/kiosk.css';
+import './ui/access.css';
 
 mount(App, { target: document.getElementById('app')! });

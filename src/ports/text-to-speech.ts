@@ -27,4 +27,9 @@ export interface TextToSpeech {
    * its first audio has arrived). Rejects with a ServiceError when the service fails.
    */
   prepare(text: string, options: SpeakOptions): Promise<SpokenClip>;
+  /**
+   * How loud this voice speaks from now on, as a gain from 0 (silent) to 1 (as loud as it comes);
+   * a voice that can also change what it is saying already does. Left out by a voice that cannot.
+   */
+  setVolume?(gain: number): void;
 }

@@ -1,5 +1,6 @@
 // The kiosk's settings kept on the device by the operator panel (localStorage): the flow, the
-// language, the voice, the microphone's sensitivity and the timings, under the same names the page
+// language, the voice, the microphone's sensitivity, the timings, and the volume and controls
+// each visit starts with, under the same names the page
 // address takes (`?flow=`, `?idle_seconds=`). Never a visitor's data. The address wins: a setting
 // in the address is used over the kept one, and the panel says which ones it sets. A flow is
 // checked against the names of the bundled flows, which the caller gives (its FlowSource's).
@@ -10,7 +11,7 @@ import { words, type Words } from './i18n/words.ts';
 export const DEVICE_SETTINGS_KEY = 'kiosk-device-settings';
 
 /** Every setting the panel keeps, by its address name, in the panel's order. */
-export const SETTING_NAMES = ['flow', 'language', 'voice', 'mic_sensitivity', 'idle_seconds', 'idle_grace_seconds', 'end_seconds'] as const;
+export const SETTING_NAMES = ['flow', 'language', 'voice', 'mic_sensitivity', 'idle_seconds', 'idle_grace_seconds', 'end_seconds', 'volume', 'layout'] as const;
 
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -80,13 +81,18 @@ export function effectiveSearch(address: string, kept: DeviceSettings): { search
   return { search: search ? `?${search}` : '', fromAddress };
 }
 
+// A time limit a visitor meets is shown and said at least 20 s before it acts (WCAG 2.2.1): the
+// walk-away question and the end screen wait no less.
 const SECONDS: Partial<Record<SettingName, { min: number; max: number }>> = {
   idle_seconds: { min: 10, max: 3600 },
-  idle_grace_seconds: { min: 5, max: 600 },
-  end_seconds: { min: 3, max: 600 },
+  idle_grace_seconds: { min: 20, max: 600 },
+  end_seconds: { min: 20, max: 600 },
 };
 
 export const SENSITIVITIES = ['low', 'normal', 'high'] as const;
+
+/** Where the visitor's controls sit: `lower` keeps them within a seated person's reach. */
+export const LAYOUTS = ['standard', 'lower'] as const;
 
 /**
  * Why `value` cannot be kept as `name`, as catalog words for the operator; null when it can (blank: unset).
@@ -105,6 +111,10 @@ export function checkSetting(name: SettingName, value: string, flows: readonly s
       return /^[\w.-]{1,64}$/.test(v) ? null : words('operator.problem.voice');
     case 'mic_sensitivity':
       return (SENSITIVITIES as readonly string[]).includes(v) ? null : words('operator.problem.mic_sensitivity');
+    case 'volume':
+      return /^([1-9]|10)$/.test(v) ? null : words('operator.problem.volume');
+    case 'layout':
+      return (LAYOUTS as readonly string[]).includes(v) ? null : words('operator.problem.layout');
     default: {
       const range = SECONDS[name]!;
       const n = Number(v);

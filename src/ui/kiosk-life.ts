@@ -1,8 +1,8 @@
 // The kiosk's own life, as a statechart: loading the flow (or finding it broken), the idle screen,
 // the operator's panel, a visit and its end screen. Its timers are delayed transitions on the
 // clock the actor is given: "Are you still there?" after the visitor goes quiet and the wipe after
-// its grace, the end screen's countdown, and the moment a new screen's buttons wait before they
-// act. The flow engine decides the flow; this machine decides the screen around it. Like the
+// its grace, counted down, the end screen's countdown (both doubled by "More time"), and the
+// moment a new screen's buttons wait before they act. The flow engine decides the flow; this machine decides the screen around it. Like the
 // engine it only decides: what it does (wiping a visit, holding taps) is named here and performed
 // by the kiosk (kiosk.svelte.ts), which provides those actions.
 
@@ -24,7 +24,7 @@ export interface LifeContext {
   timing: LifeTiming;
   /** how long the visitor had been quiet when the presence timer was last armed (a visit taken up after a reload) */
   quietMs: number;
-  /** whole seconds the end screen has left, while it counts down */
+  /** whole seconds before the screen clears itself, while it counts down: the end screen's, or the walk-away question's */
   endsIn: number | null;
   /** ms until the countdown's next step (the first may be a part of a second) */
   tickMs: number;
@@ -46,6 +46,8 @@ export type LifeEvent =
   | { type: 'keep_going' }
   /** "Finish" on the end screen */
   | { type: 'finish' }
+  /** "More time": the countdown on screen gets twice what it had left (the walk-away question: the visitor is here) */
+  | { type: 'more_time' }
   /** the screen changed under the visitor's finger: its buttons wait a moment */
   | { type: 'screen.changed' }
   /** the flow entered a step; `failed`: its error step, where nothing is left to go on with */
@@ -61,6 +63,23 @@ export interface LifeInput {
   timing: LifeTiming;
 }
 
+/** A second of a countdown to the wipe: the next, or the wipe after the last. */
+const countdown = {
+  after: {
+    tick: [
+      { guard: 'moreSeconds', target: 'waiting', reenter: true, actions: 'countDown' },
+      { target: '#kiosk.life.idle', actions: ['wipe', 'cleared'] },
+    ],
+  },
+} as const;
+
+/** `ms` as a countdown: whole seconds shown, and the part of a second before the first step. */
+function countdownFrom(ms: number): Pick<LifeContext, 'endsIn' | 'tickMs'> {
+  if (ms <= 0) return { endsIn: 0, tickMs: 0 };
+  const endsIn = Math.ceil(ms / 1000);
+  return { endsIn, tickMs: ms - (endsIn - 1) * 1000 };
+}
+
 // A transition that starts a timer again re-enters the state that holds the timer, never a
 // region of a parallel state: re-entering a region would re-enter its parallel siblings too.
 const presence = {
@@ -71,14 +90,21 @@ const presence = {
       after: { untilAsked: 'stillThere' },
       on: { activity: { target: 'here', reenter: true, actions: 'heard' } },
     },
+    /** "Are you still there?", counting down to the wipe */
     stillThere: {
-      after: { grace: { target: '#kiosk.life.idle', actions: ['wipe', 'cleared'] } },
-      on: { activity: { target: 'here', actions: 'heard' } },
+      entry: ['startGrace', 'announceLimit'],
+      exit: 'stopCountdown',
+      initial: 'waiting',
+      states: { waiting: countdown },
+      on: {
+        activity: { target: 'here', actions: 'heard' },
+        more_time: { target: 'here', actions: 'heard' },
+      },
     },
   },
 } as const;
 
-/** The kiosk's life. Provide `wipe` and `holdTaps` (see kiosk.svelte.ts). */
+/** The kiosk's life. Provide `wipe`, `holdTaps` and `announceLimit` (see kiosk.svelte.ts). */
 export const kioskLife = setup({
   types: {
     context: {} as LifeContext,
@@ -90,18 +116,20 @@ export const kioskLife = setup({
     wipe: () => {},
     /** taps made from now until the screen settles are dropped: performed by the kiosk */
     holdTaps: () => {},
+    /** a time limit is on screen (the walk-away question, the end screen's countdown): the kiosk says it */
+    announceLimit: () => {},
     /** the screen is empty of the visit: no tap waits for it to settle */
     cleared: raise({ type: 'screen.cleared' }),
     /** a sign of the visitor, to the presence timer */
     stirred: raise({ type: 'activity' }),
     heard: assign({ quietMs: 0 }),
     resumedQuiet: assign({ quietMs: ({ event }) => (event.type === 'visit.resumed' ? Math.max(0, event.quietMs) : 0) }),
-    startCountdown: assign(({ context }) => {
-      const seconds = context.timing.endMs / 1000;
-      const endsIn = Math.ceil(seconds);
-      return { endsIn, tickMs: Math.max(0, seconds - (endsIn - 1)) * 1000 };
-    }),
+    startCountdown: assign(({ context }) => countdownFrom(context.timing.endMs)),
+    /** the walk-away question's grace, less what a visit taken up after a reload had already waited */
+    startGrace: assign(({ context }) => countdownFrom(context.timing.graceMs - Math.max(0, context.quietMs - context.timing.idleMs))),
     countDown: assign(({ context }) => ({ endsIn: (context.endsIn ?? 1) - 1, tickMs: 1000 })),
+    /** twice the whole seconds left, counted from a fresh second */
+    doubleCountdown: assign(({ context }) => ({ endsIn: (context.endsIn ?? 1) * 2, tickMs: 1000 })),
     stopCountdown: assign({ endsIn: null }),
   },
   guards: {
@@ -113,7 +141,6 @@ export const kioskLife = setup({
   },
   delays: {
     untilAsked: ({ context }) => Math.max(0, context.timing.idleMs - context.quietMs),
-    grace: ({ context }) => Math.max(0, context.timing.graceMs - Math.max(0, context.quietMs - context.timing.idleMs)),
     settle: ({ context }) => context.timing.settleMs,
     tick: ({ context }) => context.tickMs,
   },
@@ -189,18 +216,11 @@ export const kioskLife = setup({
           states: {
             /** the end screen counts down, then wipes itself */
             counting: {
-              entry: 'startCountdown',
+              entry: ['startCountdown', 'announceLimit'],
               exit: 'stopCountdown',
               initial: 'waiting',
               states: {
-                waiting: {
-                  after: {
-                    tick: [
-                      { guard: 'moreSeconds', target: 'waiting', reenter: true, actions: 'countDown' },
-                      { target: '#kiosk.life.idle', actions: ['wipe', 'cleared'] },
-                    ],
-                  },
-                },
+                waiting: { ...countdown, on: { more_time: { target: 'waiting', reenter: true, actions: 'doubleCountdown' } } },
               },
             },
             /** an assistant flow has ended its task and goes on talking, until the visitor goes */

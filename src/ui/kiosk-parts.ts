@@ -10,6 +10,7 @@ import type { Timers } from '../ports/timers.ts';
 import type { VisitStore } from '../pwa/visit-store.ts';
 import type { MarkFn, VoiceParts } from './kiosk-voice.svelte.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
+import type { AccessDefaults } from './access-levels.ts';
 
 /** What the kiosk is built from: the composition root (App.svelte) gives the real ones, tests their own. */
 export interface KioskParts {
@@ -36,4 +37,6 @@ export interface KioskParts {
   mark?: MarkFn;
   /** where the visit in progress is kept for a reload; null: nowhere */
   visits?: VisitStore | null;
+  /** the volume and the controls' place each visit starts with (the operator's); default: DEFAULT_VOLUME, standard */
+  access?: AccessDefaults;
 }

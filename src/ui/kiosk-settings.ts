@@ -6,12 +6,13 @@
 import { MAX_SECONDS } from '../engine/language/limits.ts';
 import type { MicSensitivity } from '../voice/turn-taking.ts';
 import { words, type Words } from './i18n/words.ts';
+import { DEFAULT_VOLUME, VOLUME_LEVEL } from './access-levels.ts';
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 const VOICE_NAME = /^[\w.-]{1,64}$/;
 
 /** The settings a page address may give in seconds, and their defaults (flow_timeout_seconds: adapters/flow-files.ts). */
-const SECONDS_DEFAULTS = { end_seconds: 15, idle_seconds: 120, idle_grace_seconds: 20, flow_timeout_seconds: 15 } as const;
+const SECONDS_DEFAULTS = { end_seconds: 20, idle_seconds: 120, idle_grace_seconds: 20, flow_timeout_seconds: 15 } as const;
 
 /** A setting of the page address the kiosk cannot use: its name, the value given and what staff are told. */
 export interface AddressProblem {
@@ -41,6 +42,10 @@ export function addressProblems(search: string): AddressProblem[] {
   }
   const sensitivity = p.get('mic_sensitivity')?.trim();
   if (sensitivity !== undefined && sensitivity !== '' && !['low', 'normal', 'high'].includes(sensitivity)) problem('mic_sensitivity', 'settings.sensitivity');
+  const volume = p.get('volume')?.trim();
+  if (volume !== undefined && volume !== '' && !VOLUME_LEVEL.test(volume)) problem('volume', 'settings.volume', { fallback: DEFAULT_VOLUME });
+  const layout = p.get('layout')?.trim();
+  if (layout !== undefined && layout !== '' && layout !== 'standard' && layout !== 'lower') problem('layout', 'settings.layout');
   const language = p.get('language')?.trim();
   if (language !== undefined && language !== '' && !LANGUAGE_TAG.test(language)) problem('language', 'settings.language');
   const voice = p.get('voice')?.trim();

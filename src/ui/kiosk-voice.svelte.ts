@@ -1,6 +1,8 @@
 // The kiosk's voice as the screen sees it: the status light (listening, hearing you, thinking,
 // speaking), the words being heard, and plain notices when the microphone, recognition or speech
-// fail. It owns one visit's Speaker and VoiceSession and the sentence splitting of the replies.
+// fail. It owns one visit's Speaker and VoiceSession and the sentence splitting of the replies,
+// and what the visitor can ask of the voice itself: to say the last thing again, to stop, to speak
+// louder or quieter, and the kiosk's own words said aloud (audio guidance, time limits).
 
 import { words, type Words } from './i18n/words.ts';
 import type { ServiceError } from '../ports/service-error.ts';
@@ -61,11 +63,21 @@ export class KioskVoice {
   microphoneFault = $state<'denied' | 'missing' | 'broken' | null>(null);
   /** speech recognition failed and has not come back, for the operator's status light */
   recognitionFault = $state(false);
+  /** the visit has a voice to speak with (Repeat and Stop are offered); stays so for the visit, even on captions only */
+  voiced = $state(false);
 
   private session: VoiceSession | null = null;
   private speaker: Speaker | null = null;
   private splitters = new Map<number, SentenceSplitter>();
+  /** replies stopped while they were still coming: the rest of them is not spoken */
+  private hushed = new Set<number>();
   private thinking = false;
+  /** how loud the kiosk speaks, a gain from 0 to 1 */
+  private gain = 1;
+  /** what the kiosk has said since the visitor last did something: what Repeat says again */
+  private said: string[] = [];
+  /** the next thing the kiosk says starts a new `said` (the visitor has acted since) */
+  private saidIsOld = true;
 
   constructor(private readonly mark: MarkFn = browserMark) {}
 
@@ -86,7 +98,9 @@ export class KioskVoice {
         this.speakingWith = speaker.voiceName;
       },
     });
+    speaker.setVolume(this.gain);
     this.speaker = speaker;
+    this.voiced = parts.voices.length > 0;
     this.speakingWith = speaker.voiceName;
     const session = new VoiceSession(parts.microphone, parts.recognizer, speaker, parts.language, {
       changed: () => this.refresh(),
@@ -119,6 +133,10 @@ export class KioskVoice {
   /** A reply of the kiosk, growing while streamed: each finished sentence is spoken. */
   reply(id: number, text: string, final: boolean): void {
     if (!this.speaker) return;
+    if (this.hushed.has(id)) {
+      if (final) this.hushed.delete(id);
+      return;
+    }
     let splitter = this.splitters.get(id);
     if (!splitter) {
       splitter = new SentenceSplitter();
@@ -126,16 +144,60 @@ export class KioskVoice {
     }
     for (const sentence of final ? splitter.finish(text) : splitter.push(text)) {
       if (!this.speaker.busy) this.mark('vk:sentence', { chars: sentence.length });
-      this.speaker.say(sentence);
-      this.refresh();
+      this.speak(sentence);
     }
     if (final) this.splitters.delete(id);
   }
 
-  /** Stops the kiosk's voice now (the visitor tapped on, or spoke over it). */
+  /** The kiosk's own words, said aloud (and said again by Repeat): a screen read out, a time limit. */
+  announce(text: string): void {
+    if (!this.speaker) return;
+    for (const sentence of new SentenceSplitter().finish(text)) this.speak(sentence);
+  }
+
+  /** Says `text` at once, instead of whatever was being said: where the keys have moved to. Repeat does not say it again. */
+  echo(text: string): void {
+    if (!this.speaker) return;
+    this.silence();
+    this.speaker.say(text);
+    this.refresh();
+  }
+
+  /** The visitor did something: what the kiosk says next is the new last thing, for Repeat. */
+  visitorActed(): void {
+    this.saidIsOld = true;
+  }
+
+  /** Says again what the kiosk has said since the visitor last did something; false when it has said nothing. */
+  repeat(): boolean {
+    if (!this.speaker || this.said.length === 0) return false;
+    this.silence();
+    for (const sentence of this.said) this.speaker.say(sentence);
+    this.refresh();
+    return true;
+  }
+
+  /** How loud the kiosk speaks from now on (a gain from 0 to 1), every voice and the sentence being said. */
+  setVolume(gain: number): void {
+    this.gain = gain;
+    this.speaker?.setVolume(gain);
+  }
+
+  /** Stops the kiosk's voice now (the visitor tapped on, asked it to stop, or spoke over it); a reply still coming is not spoken. */
   silence(): void {
     this.speaker?.stop();
+    for (const id of this.splitters.keys()) this.hushed.add(id);
     this.splitters.clear();
+  }
+
+  private speak(sentence: string): void {
+    if (this.saidIsOld) {
+      this.said = [];
+      this.saidIsOld = false;
+    }
+    this.said.push(sentence);
+    this.speaker!.say(sentence);
+    this.refresh();
   }
 
   /** The model is working on a turn. */
@@ -157,9 +219,13 @@ export class KioskVoice {
     void this.session?.stop();
     this.session = null;
     this.speaker = null;
+    this.hushed.clear();
+    this.said = [];
+    this.saidIsOld = true;
     this.interim = null;
     this.note = null;
     this.thinking = false;
+    this.voiced = false;
     this.status = 'off';
   }
 

@@ -27,6 +27,7 @@ import { clearVisitorStorage } from './device-settings.ts';
 import { StepView, type FieldState } from './step-view.svelte.ts';
 import { takeUpVisit } from './visit-keeping.ts';
 import { Visit, type Caption, type VisitPlace } from './visit.svelte.ts';
+import { VisitorControls } from './visitor-controls.svelte.ts';
 
 export { settingsFrom, type KioskSettings } from './kiosk-settings.ts';
 export type { KioskParts } from './kiosk-parts.ts';
@@ -59,6 +60,8 @@ export class Kiosk {
   visit = $state.raw<Visit | null>(null);
   readonly step: StepView;
   readonly voice: KioskVoice;
+  /** what the visitor can ask of the kiosk itself: repeat, stop, volume, more time, guidance, text size, contrast, layout */
+  readonly controls: VisitorControls;
   readonly settings: KioskSettings;
   /** the kiosk's own life; the screens read it through `view` */
   readonly life: Actor<typeof kioskLife>;
@@ -86,6 +89,7 @@ export class Kiosk {
           holdTaps: () => {
             this.heldUntil = performance.now() + SETTLE_MS;
           },
+          announceLimit: () => this.controls.limitShown(),
         },
       }),
       {
@@ -95,6 +99,8 @@ export class Kiosk {
       },
     ).start();
     this.view = fromStore(useSelector(this.life, lifeView, sameView));
+    const note = (name: string) => (name === 'voice' ? this.voice.note : name === 'assistant' ? this.assistantNote : this.operatorNote);
+    this.controls = new VisitorControls({ voice: this.voice, step: this.step, phase: () => this.phase, stillThere: () => this.stillThere, language: () => this.language, tell: (e) => this.tell(e), ui: (e) => this.send(e), stirred: () => this.visit?.activity(), note }, parts.access);
   }
 
   // ------------------------------------------------------------------ what the screens read
@@ -194,8 +200,8 @@ export class Kiosk {
     return this.loaded?.flow.languages ?? [];
   }
 
-  /** Start, or one of the languages on the idle screen: a visit in that language (the flow's default if none or not one of its own). */
-  start(language?: string): void {
+  /** Start, or a language on the idle screen: a visit in it (else the flow's default); `guided`: with audio guidance on. */
+  start(language?: string, guided = false): void {
     if (!this.loaded) return;
     this.tell({ type: 'start' });
     if (!this.inVisit) return;
@@ -203,6 +209,7 @@ export class Kiosk {
     this.showIn(chosen.flow.language);
     this.visit = new Visit(this.place(this.loaded), new FlowEngine(chosen, this.clock));
     this.visit.start();
+    if (guided) this.controls.setGuidance(true);
   }
 
   /** The visitor chose another language in the top bar: the visit goes on in it, keeping every answer. */
@@ -234,6 +241,7 @@ export class Kiosk {
       ended: (variables, flow) => {
         this.endSummary = givenLines(flow.flow, flow.catalog, variables);
       },
+      controls: this.controls,
       languageChanged: (language) => {
         if (language === this.language) return;
         this.showIn(language);
@@ -250,7 +258,9 @@ export class Kiosk {
    */
   startOver(confirmed = false): void {
     this.tell({ type: 'start_over', confirmed, answers: this.hasAnswers });
-    if (this.askingStartOver) this.visit?.activity();
+    if (!this.askingStartOver) return;
+    this.visit?.activity();
+    this.controls.askedStartOver();
   }
 
   /** The visitor answered "No, go on" to "Start over?". */
@@ -358,6 +368,7 @@ export class Kiosk {
 
   /** Drops the visitor's data: the visit, the step, and storage (the kiosk's life has stopped its timers). */
   private wipe(): void {
+    if (this.visit) this.controls.reset(); // the visitor's choices, not those made on the idle screen before this visit
     this.visit?.stop();
     this.visit = null;
     this.parts.visits?.clear();

@@ -22,6 +22,8 @@ import type { KioskVoice, MarkFn } from './kiosk-voice.svelte.ts';
 import type { KioskParts } from './kiosk-parts.ts';
 import type { StepView } from './step-view.svelte.ts';
 import { keptVisit } from './visit-keeping.ts';
+import { StepTimeLimit } from './step-time-limit.ts';
+import type { VisitorControls } from './visitor-controls.svelte.ts';
 
 export interface Caption {
   id: string;
@@ -52,15 +54,20 @@ export interface VisitPlace {
   ended(variables: Record<string, unknown>, flow: LoadedFlow): void;
   /** the visit is in another language now: the screen's words and the voice follow */
   languageChanged(language: string): void;
+  /** what the visitor asks of the kiosk itself, and what the kiosk tells them of (audio guidance, time limits) */
+  controls: VisitorControls;
 }
 
 export class Visit {
   captions = $state<Caption[]>([]);
   busy = $state(false);
   assistantNote = $state<string | null>(null);
+  /** seconds before the step's timeout takes the visitor off the step, while the kiosk warns of it */
+  timeLeft = $state<number | null>(null);
 
   private readonly conversation: Conversation;
   private readonly actions: KioskActions;
+  private readonly limit: StepTimeLimit;
   private captionSeq = 0;
   /** a spoken turn was handed on and its effect has not reached the screen yet (vk:screen) */
   private awaitingScreen = false;
@@ -80,6 +87,7 @@ export class Visit {
     actionNonce?: string,
   ) {
     const { parts } = place;
+    this.limit = new StepTimeLimit(place.clock, place.timers, { changed: (s) => (this.timeLeft = s), warned: () => place.controls.stepLimitWarned() });
     const model = parts.model();
     const flow = { flow_id: place.loaded.flow.id, flow_source: place.source, ...(place.version ? { flow_version: place.version } : {}) };
     this.actions = new KioskActions(parts.actionRunner, parts.actionRunner, flow, (done: ActionDoneInput) => this.guarded(() => this.conversation.actionDone(done)), place.timers, actionNonce);
@@ -132,6 +140,7 @@ export class Visit {
 
   /** Ends the visit: the conversation, its actions, the microphone and the voice stop; the copy is deleted. */
   stop(): void {
+    this.limit.stop();
     this.keeping = false;
     this.place.visits?.clear();
     this.place.voice.end();
@@ -140,9 +149,10 @@ export class Visit {
     this.actions.stop();
   }
 
-  /** Something the visitor said or typed. */
+  /** Something the visitor said or typed: a request to the kiosk itself ("repeat") never reaches the flow. */
   say(text: string): void {
     this.activity();
+    if (this.place.controls.command(text)) return this.caption(`visitor-${++this.captionSeq}`, 'visitor', text.trim(), true);
     this.guarded(() => this.conversation.say(text));
   }
 
@@ -175,6 +185,7 @@ export class Visit {
 
   /** Any sign of the visitor: restarts the walk-away timer and dismisses the question. */
   activity(): void {
+    this.place.voice.visitorActed();
     this.lastActivity = this.place.clock.now();
     this.place.tell({ type: 'activity' });
     this.keep();
@@ -300,14 +311,19 @@ export class Visit {
         this.keeping = false;
         this.place.visits?.clear();
         this.place.tell({ type: 'screen.changed' });
-        if (m.mode === 'kiosk') this.place.voice.stopListening();
+        // A kiosk flow's end screen hears no more, but for the kiosk's own words when the visitor
+        // relies on them (audio guidance: "more time", "repeat"); nothing said reaches the model.
+        if (m.mode === 'kiosk' && !this.place.controls.listensAtEnd) this.place.voice.stopListening();
         this.place.ended(m.variables, this.engine.loaded);
+        this.place.controls.ended();
         this.place.tell({ type: 'flow.ended', assistant: m.mode === 'assistant' });
       }
     }
     // After the batch: a failure that moved the flow on stays said on the new screen.
     if (failed) step.notice = { near: null, text: kioskSentence('action_failed', this.engine.loaded.flow.language) };
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
+    this.limit.watch(this.engine.view.leavesAt);
+    this.place.controls.afterEngine(messages);
     this.keep();
   }
 }

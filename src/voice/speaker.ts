@@ -51,6 +51,11 @@ export class Speaker {
     this.stop();
   }
 
+  /** How loud every voice speaks (a gain from 0 to 1), the one speaking now included, and those that take over. */
+  setVolume(gain: number): void {
+    for (const voice of this.voices) voice.setVolume?.(gain);
+  }
+
   /** True from the first sound of a reply until the queue runs dry or is stopped. */
   get speaking(): boolean {
     return this.sounding;

@@ -35,6 +35,8 @@ export class FakeSource {
   stopped = false;
   ended = false;
   connected = false;
+  /** what it was connected to last */
+  connectedTo: unknown = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** the clock time its audio is over */
   private endsAt = 0;
@@ -52,8 +54,9 @@ export class FakeSource {
     this.listeners.delete(listener);
   }
 
-  connect(): void {
+  connect(destination: unknown): void {
     this.connected = true;
+    this.connectedTo = destination;
   }
   disconnect(): void {
     this.connected = false;
@@ -97,6 +100,8 @@ export class FakeAudioContext {
   readonly destination = {};
   /** every source made, in order */
   readonly sources: FakeSource[] = [];
+  /** every gain node made, in order, with what each was connected to */
+  readonly gains: { gain: { value: number }; connectedTo: unknown; connect(destination: unknown): void }[] = [];
   /** performance.now() at clock time 0 (moved on by the time spent held) */
   private zero = performance.now();
   /** the clock time it was held at, and how far readings have crept since (null: running) */
@@ -163,6 +168,18 @@ export class FakeAudioContext {
     const source = new FakeSource(this);
     this.sources.push(source);
     return source;
+  }
+
+  createGain(): { gain: { value: number }; connectedTo: unknown; connect(destination: unknown): void } {
+    const node = {
+      gain: { value: 1 },
+      connectedTo: null as unknown,
+      connect(destination: unknown) {
+        node.connectedTo = destination;
+      },
+    };
+    this.gains.push(node);
+    return node;
   }
 
   decodeAudioData(bytes: ArrayBuffer): Promise<FakeBuffer> {

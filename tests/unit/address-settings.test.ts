@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { get } from 'svelte/store';
 import { t } from '../../src/ui/i18n/i18n.ts';
 import { addressProblems, settingsFrom, voiceSettingsFrom } from '../../src/ui/kiosk-settings.ts';
+import { accessDefaultsFrom } from '../../src/ui/access-levels.ts';
 
 const said = (search: string) => addressProblems(search).map((p) => get(t)(p.words.key, p.words.values));
 
@@ -16,7 +17,7 @@ describe('addressProblems', () => {
       'For staff: mic_sensitivity=loud in the page address is not low, normal or high, so the microphone stays at normal.',
     ]);
     expect(said('?end_seconds=-3&idle_grace_seconds=&flow_timeout_seconds=0&language=english!&voice=a%20b')).toEqual([
-      'For staff: end_seconds=-3 in the page address is not a number of seconds, so the kiosk uses 15 seconds.',
+      'For staff: end_seconds=-3 in the page address is not a number of seconds, so the kiosk uses 20 seconds.',
       'For staff: idle_grace_seconds= in the page address is not a number of seconds, so the kiosk uses 20 seconds.',
       'For staff: flow_timeout_seconds=0 in the page address is not a number of seconds, so the kiosk uses 15 seconds.',
       'For staff: language=english! in the page address is not a language tag such as en-GB, so the kiosk uses the flow’s language.',
@@ -30,7 +31,17 @@ describe('addressProblems', () => {
     expect(settingsFrom(fine)).toEqual({ idleSeconds: 2.5, endSeconds: 0, idleGraceSeconds: 600 });
     expect(voiceSettingsFrom(fine)).toEqual({ language: 'en-GB', voice: 'nova', sensitivity: 'high' });
     // What it reports is what it leaves at the default.
-    expect(settingsFrom('?idle_seconds=abc&idle_grace_seconds=')).toEqual({ idleSeconds: 120, endSeconds: 15, idleGraceSeconds: 20 });
+    expect(settingsFrom('?idle_seconds=abc&idle_grace_seconds=')).toEqual({ idleSeconds: 120, endSeconds: 20, idleGraceSeconds: 20 });
     expect(voiceSettingsFrom('?mic_sensitivity=loud').sensitivity).toBe('normal');
+  });
+
+  it("names a volume or layout it cannot use, and leaves the operator's default", () => {
+    expect(said('?volume=loud&layout=low')).toEqual([
+      'For staff: volume=loud in the page address is not a level from 1 to 10, so each visit starts at level 8.',
+      'For staff: layout=low in the page address is not standard or lower, so the controls stay where they are.',
+    ]);
+    expect(accessDefaultsFrom('?volume=loud&layout=low')).toEqual({ volume: 8, lower: false });
+    expect(addressProblems('?volume=10&layout=lower')).toEqual([]);
+    expect(accessDefaultsFrom('?volume=10&layout=lower')).toEqual({ volume: 10, lower: true });
   });
 });

@@ -20,7 +20,7 @@ describe('docs/architecture.md', () => {
     const life = DIAGRAMS.find((d) => d.name === 'kiosk-life')!.generate();
     expect(life).toContain('state "visit" as kiosk_life_visit {');
     expect(life).toContain('kiosk_life_visit_presence_here --> kiosk_life_visit_presence_stillThere : after idle time (untilAsked)');
-    expect(life).toContain('kiosk_life_visit_presence_stillThere --> kiosk_life_idle : after grace / wipe, cleared');
+    expect(life).toContain('kiosk_life_visit_presence_stillThere_waiting --> kiosk_life_idle : after tick / wipe, cleared');
     expect(life).toContain('kiosk_taps_settling --> kiosk_taps_settled : after settle');
     expect(life).toContain('kiosk_life_ended_counting_waiting --> kiosk_life_idle : after tick / wipe, cleared');
     expect(life).toContain('kiosk_taps_settling : entry / holdTaps');

@@ -8,6 +8,7 @@ import { ServiceError } from '../../src/ports/service-error.ts';
 
 class ScriptedUtterance {
   lang = '';
+  volume = 1;
   voice: VoiceLike | null = null;
   onstart: (() => void) | null = null;
   onend: (() => void) | null = null;
@@ -133,6 +134,17 @@ describe('BrowserSpeech', () => {
     u!.onend!();
     await clip.done;
     expect(clip.state()).toBe('done');
+  });
+
+  it('speaks at the volume set, held between 0 and 1 (the browser goes no louder)', async () => {
+    const synth = install();
+    const speech = new BrowserSpeech();
+    void (await play(speech, 'As loud as it comes')).done;
+    speech.setVolume(0.25);
+    void (await play(speech, 'Quieter')).done;
+    speech.setVolume(3);
+    void (await play(speech, 'Loudest')).done;
+    expect(synth.spoken.map((u) => u.volume)).toEqual([1, 0.25, 1]);
   });
 
   it('waits for voices that load late', async () => {

@@ -50,8 +50,11 @@ describe('checkSetting', () => {
     ['voice', 'af_heart'],
     ['mic_sensitivity', 'high'],
     ['idle_seconds', '45'],
-    ['idle_grace_seconds', '5'],
+    ['idle_grace_seconds', '20'],
     ['end_seconds', '600'],
+    ['volume', '10'],
+    ['volume', '1'],
+    ['layout', 'lower'],
     ['end_seconds', ''],
   ] as const)('keeps %s = %j', (name, value) => {
     expect(checkSetting(name, value, FLOWS)).toBeNull();
@@ -65,7 +68,12 @@ describe('checkSetting', () => {
     ['mic_sensitivity', 'max', 'Microphone sensitivity is low, normal or high.'],
     ['idle_seconds', '5', 'The wait before "Are you still there?" is a whole number of seconds from 10 to 3600.'],
     ['idle_seconds', '12.5', 'from 10 to 3600'],
-    ['end_seconds', '1e3', 'The time the end screen stays is a whole number of seconds from 3 to 600.'],
+    ['end_seconds', '1e3', 'The time the end screen stays is a whole number of seconds from 20 to 600.'],
+    ['end_seconds', '15', 'from 20 to 600'],
+    ['idle_grace_seconds', '5', 'from 20 to 600'],
+    ['volume', '11', 'The volume is a whole number from 1 to 10.'],
+    ['volume', '0', 'from 1 to 10'],
+    ['layout', 'high', 'The controls are standard or lower.'],
   ] as const)('refuses %s = %j, saying what it takes', (name, value, words) => {
     const problem = checkSetting(name, value, FLOWS);
     expect(problem).not.toBeNull();

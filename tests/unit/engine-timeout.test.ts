@@ -187,3 +187,59 @@ describe('view.nextDeadline', () => {
     expect(h.engine.view.nextDeadline).toBeNull();
   });
 });
+
+describe('view.leavesAt: the time limit the kiosk warns of', () => {
+  it('is null while a timeout only re-prompts, and the deadline once the next one leaves the step', () => {
+    const h = startFlow(FLOW);
+    expect(h.engine.view.leavesAt).toBeNull();
+    h.wait(60);
+    expect(h.engine.view.leavesAt).toBeNull();
+    h.wait(60); // retry 2 of 2: the next timeout takes the fallback
+    expect(h.engine.view.leavesAt).toBe(180_000);
+    h.wait(60);
+    expect(h.engine.view.state).toBe('help');
+    expect(h.engine.view.leavesAt).toBe(210_000); // help's timeout goes to another state at once
+  });
+
+  it('is null in a state without a timeout, and after the end', () => {
+    const h = startFlow(FLOW);
+    h.ui('form_submit', { values: { first_name: 'Alex', email: 'alex@example.org' } });
+    expect(h.engine.view.leavesAt).toBeNull();
+    h.ui('finish');
+    expect(h.engine.view.ended).toBe(true);
+    expect(h.engine.view.leavesAt).toBeNull();
+  });
+});
+
+describe('more_time', () => {
+  /** In `help`, whose timeout of 30 s leaves for `ask`. */
+  function inHelp(): Harness {
+    const h = startFlow(FLOW);
+    for (let i = 0; i < 3; i++) h.wait(60);
+    expect(h.engine.view.state).toBe('help');
+    return h;
+  }
+
+  it('doubles the time left when the tap alone would give less', () => {
+    const h = inHelp();
+    h.clock.advance(10_000); // 20 s left of 30
+    expect(h.ui('more_time')).toEqual([]);
+    expect(h.engine.view.leavesAt).toBe(h.clock.now() + 40_000);
+    expect(ofType(h.wait(39), 'flow_state')).toEqual([]);
+    expect(only(h.wait(1), 'flow_state').state).toBe('ask');
+  });
+
+  it('gives the whole timeout again, as any tap does, when that is more', () => {
+    const h = inHelp();
+    h.clock.advance(25_000); // 5 s left: twice is 10, the timeout is 30
+    h.ui('more_time');
+    expect(h.engine.view.leavesAt).toBe(h.clock.now() + 30_000);
+  });
+
+  it('changes nothing in a state without a timeout, and is never an action or a transition', () => {
+    const h = startFlow(FLOW);
+    h.ui('form_submit', { values: { first_name: 'Alex', email: 'alex@example.org' } });
+    expect(h.ui('more_time')).toEqual([]);
+    expect(h.engine.view).toMatchObject({ state: 'done', nextDeadline: null });
+  });
+});

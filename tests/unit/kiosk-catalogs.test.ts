@@ -13,7 +13,7 @@ import { fr } from '../../src/ui/i18n/messages-fr.ts';
 const CATALOGS: Record<string, Messages> = { de, fr, es, ar };
 
 /** English messages a catalog may keep as they are: only values, a model's name, a technical token, or the same word. */
-const SAME_AS_ENGLISH = new Set(['lights.line', 'lights.stt.working', 'lights.model.working', 'lights.speech.working', 'lights.short.stt', 'operator.pin', 'es:end.no']);
+const SAME_AS_ENGLISH = new Set(['lights.line', 'lights.stt.working', 'lights.model.working', 'lights.speech.working', 'lights.short.stt', 'operator.pin', 'es:end.no', 'guide.value', 'guide.summary', 'de:operator.layoutChoice.standard']);
 
 const COUNTS = [0, 1, 2, 3, 11, 100];
 

@@ -26,7 +26,11 @@ function life(timing: Partial<LifeTiming> = {}) {
   ).start();
   const send = (...events: LifeEvent[]) => events.forEach((e) => actor.send(e));
   const view = () => lifeView(actor.getSnapshot());
-  return { clock, done, send, view, actor };
+  /** Lets `ms` pass a second at a time (a countdown arms its next second as each one ends). */
+  const pass = (ms: number) => {
+    for (let left = ms; left > 0; left -= 1_000) clock.increment(Math.min(1_000, left));
+  };
+  return { clock, done, send, view, actor, pass };
 }
 
 describe('from loading to a visit', () => {
@@ -61,12 +65,24 @@ describe('a visitor who walks away', () => {
     k.clock.increment(TIMING.idleMs - 1);
     expect(k.view().stillThere).toBe(false);
     k.clock.increment(1);
-    expect(k.view().stillThere).toBe(true);
-    k.clock.increment(TIMING.graceMs - 1);
-    expect(k.view().phase).toBe('running');
+    expect(k.view()).toMatchObject({ stillThere: true, endsIn: 20 });
+    k.pass(TIMING.graceMs - 1);
+    expect(k.view()).toMatchObject({ phase: 'running', endsIn: 1 });
     k.clock.increment(1);
-    expect(k.view()).toMatchObject({ phase: 'idle', stillThere: false });
+    expect(k.view()).toMatchObject({ phase: 'idle', stillThere: false, endsIn: null });
     expect(k.done.wipes).toBe(2);
+  });
+
+  it('counts the question down a second at a time; "More time" answers it like any sign of the visitor', () => {
+    const k = life();
+    k.send({ type: 'flow.loaded' }, { type: 'start' });
+    k.clock.increment(TIMING.idleMs);
+    k.pass(5_000);
+    expect(k.view()).toMatchObject({ stillThere: true, endsIn: 15 });
+    k.send({ type: 'more_time' });
+    expect(k.view()).toMatchObject({ phase: 'running', stillThere: false, endsIn: null });
+    k.clock.increment(TIMING.idleMs - 1);
+    expect(k.view().stillThere).toBe(false);
   });
 
   it('starts the wait again at every sign of the visitor, and an answer to the question keeps the visit', () => {
@@ -87,8 +103,8 @@ describe('a visitor who walks away', () => {
   it('counts the time before a reload: quiet past the idle time, the question is up at once with what is left of the grace', () => {
     const k = life();
     k.send({ type: 'visit.resumed', quietMs: TIMING.idleMs + 5_000 });
-    expect(k.view().stillThere).toBe(true);
-    k.clock.increment(TIMING.graceMs - 5_000 - 1);
+    expect(k.view()).toMatchObject({ stillThere: true, endsIn: 15 });
+    k.pass(TIMING.graceMs - 5_000 - 1);
     expect(k.view().phase).toBe('running');
     k.clock.increment(1);
     expect(k.view().phase).toBe('idle');
@@ -183,7 +199,22 @@ describe('the end', () => {
     k.send({ type: 'activity' });
     expect(k.view().stillThere).toBe(false);
     k.clock.increment(TIMING.idleMs);
-    k.clock.increment(TIMING.graceMs);
+    k.pass(TIMING.graceMs);
+    expect(k.view().phase).toBe('idle');
+  });
+
+  it('"More time" doubles what the countdown has left, as often as asked', () => {
+    const k = life({ endMs: 20_000 });
+    k.send({ type: 'flow.loaded' }, { type: 'start' }, { type: 'flow.ended', assistant: false });
+    k.pass(12_000);
+    expect(k.view().endsIn).toBe(8);
+    k.send({ type: 'more_time' });
+    expect(k.view().endsIn).toBe(16);
+    k.pass(15_000);
+    expect(k.view()).toMatchObject({ phase: 'ended', endsIn: 1 });
+    k.send({ type: 'more_time' });
+    expect(k.view().endsIn).toBe(2);
+    k.pass(2_000);
     expect(k.view().phase).toBe('idle');
   });
 });

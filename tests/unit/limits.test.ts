@@ -169,6 +169,6 @@ states:
       endSeconds: MAX_SECONDS,
       idleGraceSeconds: 30,
     });
-    expect(settingsFrom('?idle_seconds=-1&end_seconds=abc')).toEqual({ idleSeconds: 120, endSeconds: 15, idleGraceSeconds: 20 });
+    expect(settingsFrom('?idle_seconds=-1&end_seconds=abc')).toEqual({ idleSeconds: 120, endSeconds: 20, idleGraceSeconds: 20 });
   });
 });

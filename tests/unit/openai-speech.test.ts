@@ -120,6 +120,27 @@ describe('streamed pcm', () => {
   });
 });
 
+describe('volume', () => {
+  it('plays every piece through one gain node of the voice, which a change of volume moves at once', async () => {
+    const context = new FakeAudioContext();
+    const speech = voice(context);
+    speech.setVolume(0.5);
+    const clip = await speech.prepare('Hello.', en());
+    const playing = play(clip);
+    await context.whenQueued(0.3);
+    const [gain] = context.gains;
+    expect(context.gains).toHaveLength(1);
+    expect(gain!.gain.value).toBe(0.5);
+    expect(gain!.connectedTo).toBe(context.destination);
+    expect(context.sources.every((s) => s.connectedTo === gain)).toBe(true);
+    speech.setVolume(0.125); // while it speaks
+    expect(gain!.gain.value).toBe(0.125);
+    await playing;
+    await play(await speech.prepare('Again.', en()));
+    expect(context.gains).toHaveLength(1);
+  });
+});
+
 describe('voices by language', () => {
   it("asks for the language's own voice (by tag, then primary subtag), and the default voice for the rest", async () => {
     const context = new FakeAudioContext();

@@ -168,4 +168,12 @@ describe('speaker', () => {
     speaker.say('Two.'); // no voice left: nothing happens, nothing hangs
     expect(speaker.busy).toBe(false);
   });
+
+  it('sets the volume of every voice, the one that takes over too; a voice without a volume is passed over', () => {
+    const first = Object.assign(new TestVoice('first'), { gain: 1, setVolume(g: number) { this.gain = g; } });
+    const second = Object.assign(new TestVoice('second'), { gain: 1, setVolume(g: number) { this.gain = g; } });
+    const { speaker } = setup([first, new TestVoice('no volume'), second]);
+    speaker.setVolume(0.4);
+    expect([first.gain, second.gain]).toEqual([0.4, 0.4]);
+  });
 });

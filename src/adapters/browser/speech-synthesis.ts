@@ -14,6 +14,8 @@ export interface VoiceLike {
 
 interface UtteranceLike {
   lang: string;
+  /** 0 to 1, fixed once the utterance is spoken */
+  volume: number;
   voice: VoiceLike | null;
   onstart: (() => void) | null;
   onend: (() => void) | null;
@@ -113,9 +115,15 @@ export class BrowserSpeech implements TextToSpeech {
   private readonly options: BrowserSpeechOptions;
   /** Chrome can drop the events of an utterance nothing refers to: hold the one speaking. */
   private speaking: UtteranceLike | null = null;
+  private volume = 1;
 
   constructor(options: Partial<BrowserSpeechOptions> = {}) {
     this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** The loudness of the next sentence (the browser cannot change one it is speaking). */
+  setVolume(gain: number): void {
+    this.volume = Math.min(1, Math.max(0, gain));
   }
 
   /** Prepares nothing ahead (the browser speaks from text); rejects when there is no speech synthesis. */
@@ -158,6 +166,7 @@ export class BrowserSpeech implements TextToSpeech {
         const u = new api.Utterance(text);
         utterance = u;
         u.lang = language;
+        u.volume = this.volume;
         u.voice = chooseVoice(voices, language);
         u.onstart = () => {
           if (settled) return;

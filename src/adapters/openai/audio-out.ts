@@ -22,6 +22,12 @@ export interface SoundSource {
   removeEventListener(type: 'ended', listener: () => void): void;
 }
 
+/** The parts of a GainNode the voice uses: its loudness. */
+export interface VolumeNode {
+  readonly gain: { value: number };
+  connect(destination: unknown): unknown;
+}
+
 /** The parts of the page's AudioContext the voice uses (so Node tests can stand in for it). */
 export interface AudioOutput {
   readonly currentTime: number;
@@ -30,7 +36,29 @@ export interface AudioOutput {
   resume(): Promise<void>;
   createBuffer(channels: number, length: number, sampleRate: number): SoundBuffer;
   createBufferSource(): SoundSource;
+  createGain(): VolumeNode;
   decodeAudioData(data: ArrayBuffer): Promise<SoundBuffer>;
+}
+
+/**
+ * `context` as one voice plays through it: the same clock and buffers, and a destination behind
+ * the voice's own volume (`gain`), so every piece it plays, and those playing now, follow it.
+ */
+export function throughVolume(context: AudioOutput, gain: VolumeNode): AudioOutput {
+  return {
+    get currentTime() {
+      return context.currentTime;
+    },
+    get state() {
+      return context.state;
+    },
+    destination: gain,
+    resume: () => context.resume(),
+    createBuffer: (channels, length, sampleRate) => context.createBuffer(channels, length, sampleRate),
+    createBufferSource: () => context.createBufferSource(),
+    createGain: () => context.createGain(),
+    decodeAudioData: (data) => context.decodeAudioData(data),
+  };
 }
 
 /**

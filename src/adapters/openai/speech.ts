@@ -8,7 +8,7 @@ import { APIError } from 'openai';
 import { ServiceError } from '../../ports/service-error.ts';
 import type { SpeechFormat } from '../../ports/services.ts';
 import type { SpeakOptions, SpokenClip, TextToSpeech } from '../../ports/text-to-speech.ts';
-import { Playhead, type AudioOutput } from './audio-out.ts';
+import { Playhead, throughVolume, type AudioOutput, type VolumeNode } from './audio-out.ts';
 import { BufferClip } from './buffer-clip.ts';
 import { createOpenAIClient } from './client.ts';
 import { abortError, RequestWatch, toServiceError } from './failures.ts';
@@ -41,6 +41,9 @@ export class OpenAISpeech implements TextToSpeech {
   /** what the next sentence is asked for as; `auto` turns into `wav` when the service refuses pcm */
   private format: SpeechFormat;
   private playhead: Playhead | null = null;
+  private volume = 1;
+  /** the page's context, and the same with this voice's volume in front of its destination */
+  private output: { context: AudioOutput; gain: VolumeNode; through: AudioOutput } | null = null;
 
   constructor(private readonly options: OpenAISpeechOptions) {
     this.name = `openai:${options.model}:${options.voice}`;
@@ -129,8 +132,22 @@ export class OpenAISpeech implements TextToSpeech {
     return pick(tag) ?? pick(tag.split('-')[0]!) ?? this.options.voice;
   }
 
+  /** The loudness of this voice, at once: what is playing now too. */
+  setVolume(gain: number): void {
+    this.volume = Math.max(0, gain);
+    if (this.output) this.output.gain.gain.value = this.volume;
+  }
+
+  /** The page's context, as this voice plays through it: behind its own volume. */
   private context(): AudioOutput {
-    return this.options.audioContext();
+    const context = this.options.audioContext();
+    if (this.output?.context !== context) {
+      const gain = context.createGain();
+      gain.gain.value = this.volume;
+      gain.connect(context.destination);
+      this.output = { context, gain, through: throughVolume(context, gain) };
+    }
+    return this.output.through;
   }
 
   /** The end of everything this voice has queued on the audio clock (one for all its sentences). */

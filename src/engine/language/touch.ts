@@ -6,7 +6,7 @@ import { resolveTool, type Flow, type StateDef, type ToolDef, type UiAction } fr
 import { own } from './records.ts';
 
 /** UI events the engine gives a meaning of its own: never used as a tool button's event. */
-export const BUILT_IN_EVENTS: ReadonlySet<string> = new Set(['form_submit', 'option_select', 'confirm_variable', 'field_change', 'confirm_action', 'reject_action', 'back', 'start_over']);
+export const BUILT_IN_EVENTS: ReadonlySet<string> = new Set(['form_submit', 'option_select', 'confirm_variable', 'field_change', 'confirm_action', 'reject_action', 'back', 'start_over', 'more_time']);
 
 /** The state's own tools that move it on (mapped in on_tool_call), in the order it offers them; no action-gated or HTTP ones. */
 function advancingTools(flow: Flow, state: StateDef): ToolDef[] {

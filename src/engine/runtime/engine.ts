@@ -33,6 +33,11 @@ export interface EngineView {
   pendingAction: PendingAction | null;
   /** the earliest time (ms) at which a `tick` may change something, or null */
   nextDeadline: number | null;
+  /**
+   * when the step's timeout will take the visitor off this step (to another state or the end,
+   * not a re-prompt), or null: the time limit the kiosk warns of, which `more_time` extends
+   */
+  leavesAt: number | null;
 }
 
 export class FlowEngine {
@@ -258,7 +263,17 @@ export class FlowEngine {
       tools: s.ended ? [] : (this.loaded.catalog.offered.get(s.state) ?? []),
       pendingAction: s.pendingAction,
       nextDeadline: s.ended || deadlines.length === 0 ? null : Math.min(...deadlines),
+      leavesAt: s.ended ? null : this.leavesAt(s),
     };
+  }
+
+  /** The step's deadline when its timeout leaves the step: another target, or the fallback once the retries are used up. */
+  private leavesAt(s: Session): number | null {
+    const to = stateDef(this.loaded.flow, s.state)?.transitions.onTimeout;
+    if (!to || s.deadline === null) return null;
+    const retriesLeft = to.maxRetries === undefined || s.retries < to.maxRetries;
+    const leaves = to.target !== s.state || (!retriesLeft && to.fallback !== undefined);
+    return leaves ? s.deadline : null;
   }
 }
 

@@ -27,7 +27,9 @@ interface UiEvent {
 type UiHandler = (e: UiEvent) => boolean;
 
 export function handleUi(t: Turn, ev: UiEventInput): void {
+  const left = t.s.deadline === null ? null : t.s.deadline - t.s.now;
   t.userActivity();
+  if (ev.event === 'more_time') return moreTime(t, left);
   t.s.refused = false;
   t.s.noMatch = 0;
   const state = t.state;
@@ -157,6 +159,15 @@ function goBack({ t, mapped }: UiEvent): boolean {
   if (mapped || !t.flow.settings.allowBack || t.s.history.length === 0) return false;
   t.go(t.s.history[t.s.history.length - 1]!, 'back');
   return true;
+}
+
+/**
+ * `more_time`: the visitor asked for more time before the step's timeout. The tap restarts the
+ * timer as any does, and it never has less than twice what it had left. Nothing else happens.
+ */
+function moreTime(t: Turn, left: number | null): void {
+  if (left === null || t.s.deadline === null) return;
+  t.s.deadline = Math.max(t.s.deadline, t.s.now + 2 * Math.max(0, left));
 }
 
 /** The kinds of UI event the engine itself knows; any other event only has its mapping or a tool button. */

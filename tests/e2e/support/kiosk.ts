@@ -9,6 +9,8 @@ export interface KioskParams {
   end_seconds?: number;
   idle_seconds?: number;
   idle_grace_seconds?: number;
+  /** where the visitor's controls sit (the operator's layout) */
+  layout?: 'standard' | 'lower';
 }
 
 /**
