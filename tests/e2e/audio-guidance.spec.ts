@@ -81,7 +81,7 @@ test('visitor sign-in by keys alone: name and email typed, the host by its numbe
   await keyUntilSaid(g, 'Tab', /^Done, button$/);
   await page.keyboard.press('Enter');
   await finish(g);
-  expect(g.said()).toEqual(expect.arrayContaining(['Name: Sam Lee.', 'Host: Tom Becker.']));
+  expect(g.said()).toEqual(expect.arrayContaining(['Name: Sam Lee.', 'Visiting: Tom Becker.']));
 });
 
 test('clinic check-in by keys alone: a typed date of birth, a reason by its number, the check-in confirmed on its card', async ({ browser }) => {
