@@ -51,6 +51,8 @@ export const KIOSK_PWA: Partial<VitePWAOptions> = {
     navigateFallback: 'index.html',
     navigateFallbackDenylist: [NEVER_CACHED],
     runtimeCaching: [],
+    // /api/ bypasses the worker altogether where the browser can be told so (public/sw-routes.js).
+    importScripts: ['sw-routes.js'],
     cleanupOutdatedCaches: true,
     // The first install takes the open page at once (it is then ready offline without a
     // reload); an update waits for the page's word (skipWaiting stays off).

@@ -139,6 +139,29 @@ test('/api/ always reaches the server: never the cached page, never a cached ans
   expect(offline).toMatch(/^failed/);
 });
 
+test("the page's calls to /api/ go straight to the server: the service worker's route sends them by, unseen", async ({ page, context }) => {
+  await openKiosk(page);
+  await controlled(page);
+  // Chromium's DevTools protocol tells, for each response, which of the worker's static routes
+  // matched and where the answer came from (resource timing does not say it in this Chromium).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const routes = new Map<string, { fromServiceWorker: boolean; router: unknown }>();
+  cdp.on('Network.responseReceived', (e) => {
+    routes.set(new URL(e.response.url).pathname, { fromServiceWorker: e.response.fromServiceWorker === true, router: e.response.serviceWorkerRouterInfo ?? null });
+  });
+  await page.evaluate(async () => {
+    await (await fetch('/api/config')).text();
+    await (await fetch('/favicon.svg')).text();
+  });
+  await expect.poll(() => routes.size).toBe(2);
+  // The server's answers never pass through the worker...
+  expect(routes.get('/api/config')).toEqual({ fromServiceWorker: false, router: expect.objectContaining({ matchedSourceType: 'network', actualSourceType: 'network' }) });
+  // ...while the app's own files are its to answer, from its cache.
+  expect(routes.get('/favicon.svg')?.fromServiceWorker).toBe(true);
+  expect(routes.get('/favicon.svg')?.router).not.toMatchObject({ matchedSourceType: 'network' });
+});
+
 test('offline: the page loads from the service worker and a visitor finishes the onboarding flow by typing and touch', async ({ page, context }) => {
   await openKiosk(page);
   await controlled(page);
