@@ -57,3 +57,28 @@ export class SentenceSplitter {
     return out;
   }
 }
+
+/**
+ * A synthetic voice's usual pace at its normal speed, in characters a second (about 150 words a
+ * minute), a little slow on purpose: an estimate of what was heard that errs early repeats a few
+ * words instead of skipping some.
+ */
+const CHARS_PER_SECOND = 12;
+
+/**
+ * What is left to say of `sentence` when the voice saying it broke off after `heardSeconds`: from
+ * the start of the clause in which it stopped (clauses end at a comma, semicolon, colon or dash),
+ * found by a voice's usual pace, so the visitor hears the clause they lost whole; all of it when it
+ * stopped in the first clause; nothing when, by that pace, it had been said to the end.
+ */
+export function restOfSentence(sentence: string, heardSeconds: number): string {
+  const reached = heardSeconds * CHARS_PER_SECOND;
+  if (reached >= sentence.length) return '';
+  let start = 0;
+  for (const m of sentence.matchAll(/[,;:\u2013\u2014]\s+/g)) {
+    const next = m.index + m[0].length;
+    if (next > reached) break;
+    start = next;
+  }
+  return sentence.slice(start).trim();
+}

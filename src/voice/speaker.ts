@@ -2,10 +2,13 @@
 // while the one before it plays, and with a voice that queues sound ahead it is put right behind
 // it, so there is no gap between sentences; `stop()` silences everything at once (a barge-in, a
 // new step, a wipe). When the configured speech service fails, the rest is spoken by the
-// fallback (the browser's own voice); when that fails too, the kiosk goes on with captions only.
+// fallback (the browser's own voice), and of a sentence that broke off while it played, the
+// fallback says the clause that was not heard, not the whole sentence again; when that fails too,
+// the kiosk goes on with captions only.
 
 import { isAbort, ServiceError } from '../ports/service-error.ts';
-import type { SpokenClip, TextToSpeech } from '../ports/text-to-speech.ts';
+import { BrokenOff, type SpokenClip, type TextToSpeech } from '../ports/text-to-speech.ts';
+import { restOfSentence } from './sentences.ts';
 
 export interface SpeakerEvents {
   /** sound started (true) or the queue ran dry or was stopped (false) */
@@ -126,8 +129,11 @@ export class Speaker {
           this.queue = [];
           break;
         }
-        // The sentence that failed, and those prepared with the failed voice, go to the next one.
-        this.queue = [next, ...this.queue].map((q) => ({ text: q.text, clip: this.prepare(q.text, signal) }));
+        // The sentence that failed (what was not heard of it, when it broke off while playing) and
+        // those prepared with the failed voice go to the next one.
+        const rest = error instanceof BrokenOff ? restOfSentence(next.text, error.heardSeconds) : next.text;
+        const left = rest ? [{ text: rest }, ...this.queue] : this.queue;
+        this.queue = left.map((q) => ({ text: q.text, clip: this.prepare(q.text, signal) }));
       }
     }
     if (!signal.aborted) this.finish();

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAISpeech, type OpenAISpeechOptions } from '../../src/adapters/openai/speech.ts';
 import { ServiceError } from '../../src/ports/service-error.ts';
-import type { SpokenClip } from '../../src/ports/text-to-speech.ts';
+import { BrokenOff, type SpokenClip } from '../../src/ports/text-to-speech.ts';
 import { Speaker } from '../../src/voice/speaker.ts';
 import { FakeAudioContext, type FakeSource } from '../support/fake-audio-context.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../servers/openai-fakes.ts';
@@ -96,6 +96,9 @@ describe('streamed pcm', () => {
     expect(error).toMatchObject({ service: 'tts', failure: 'timeout' });
     const pieces = context.started;
     expect(backToBack(pieces).seconds).toBeCloseTo(0.3, 6);
+    // It says how much of the sentence was heard, so the voice taking over can go on from there.
+    expect(error).toBeInstanceOf(BrokenOff);
+    expect((error as BrokenOff).heardSeconds).toBeCloseTo(0.3, 6);
     expect(pieces.every((p) => p.ended)).toBe(true);
     await fake.tts.whenAborted(1);
   });

@@ -1,7 +1,7 @@
-// Cutting a streamed reply into sentences for speech.
+// Cutting a streamed reply into sentences for speech, and what is left of one that broke off.
 
 import { describe, expect, it } from 'vitest';
-import { SentenceSplitter } from '../../src/voice/sentences.ts';
+import { restOfSentence, SentenceSplitter } from '../../src/voice/sentences.ts';
 
 /** Streams `text` in pieces of `size` characters, collecting what the splitter hands out. */
 function stream(text: string, size = 3): string[][] {
@@ -43,5 +43,22 @@ describe('sentence splitting', () => {
 
   it('gives nothing for an empty reply', () => {
     expect(new SentenceSplitter().finish('   ')).toEqual([]);
+  });
+});
+
+describe('the rest of a sentence that broke off', () => {
+  const sentence = 'Your appointment is with Doctor Lindqvist, at half past ten, in room four.';
+  it.each([
+    [0, sentence],
+    [2, sentence],
+    [4, 'at half past ten, in room four.'],
+    [5.5, 'in room four.'],
+    [7, ''],
+  ])('after %s s heard: "%s"', (heard, rest) => {
+    expect(restOfSentence(sentence, heard)).toBe(rest);
+  });
+
+  it('takes a semicolon, a colon or a dash as the end of a clause too', () => {
+    expect(restOfSentence('Two things are needed: your name – and your date of birth.', 3)).toBe('and your date of birth.');
   });
 });

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/ports/service-error.ts';
-import type { SpeakOptions, SpokenClip, TextToSpeech } from '../../src/ports/text-to-speech.ts';
+import { BrokenOff, type SpeakOptions, type SpokenClip, type TextToSpeech } from '../../src/ports/text-to-speech.ts';
 import { Speaker } from '../../src/voice/speaker.ts';
 
 /** A voice whose clips play until the test ends them; it logs what happens, in order. */
@@ -153,6 +153,43 @@ describe('speaker', () => {
     ends[2]!();
     await speaker.idle();
     expect(speaking).toEqual([true, false]);
+  });
+
+  it('when a sentence breaks off while it plays, the next voice goes on from the clause that was not heard', async () => {
+    const sentence = 'Your appointment is with Doctor Lindqvist, at half past ten, in room four.';
+    const breaking: TextToSpeech = {
+      name: 'stream',
+      prepare: async (text) => ({
+        play: (_signal, started) => {
+          started();
+          // Four seconds were heard (about "Your appointment is with Doctor Lindqvist, at"), then the stream broke.
+          return Promise.reject(new BrokenOff(new ServiceError('tts', 'network', `broke during "${text}"`), 4));
+        },
+      }),
+    };
+    const browser = new TestVoice('browser');
+    const { speaker, failures } = setup([breaking, browser]);
+    speaker.say(sentence);
+    speaker.say('Please take a seat.');
+    await flush();
+    await flush();
+    expect(failures).toEqual(['network fallback']);
+    expect(browser.log.filter((l) => l.startsWith('prepare'))).toEqual(['prepare at half past ten, in room four.', 'prepare Please take a seat.']);
+  });
+
+  it('says a sentence again whole when it broke off in its first clause, and not at all when it had been heard to its end', async () => {
+    for (const [heard, again] of [[0.5, ['prepare Thank you, Maria.']], [30, []]] as const) {
+      const breaking: TextToSpeech = {
+        name: 'stream',
+        prepare: async () => ({ play: (_s, started) => (started(), Promise.reject(new BrokenOff(new ServiceError('tts', 'timeout', 'stalled'), heard))) }),
+      };
+      const browser = new TestVoice('browser');
+      const { speaker } = setup([breaking, browser]);
+      speaker.say('Thank you, Maria.');
+      await flush();
+      await flush();
+      expect(browser.log.filter((l) => l.startsWith('prepare'))).toEqual(again);
+    }
   });
 
   it('goes on with captions only when every voice fails', async () => {

@@ -5,7 +5,7 @@
 // been heard) when the stream fails or stalls.
 
 import { ServiceError } from '../../ports/service-error.ts';
-import type { SpokenClip } from '../../ports/text-to-speech.ts';
+import { BrokenOff, type SpokenClip } from '../../ports/text-to-speech.ts';
 import { atClockTime, ensureRunning, type AudioOutput, type Playhead, type SoundSource } from './audio-out.ts';
 import { watchClipEnd, type ClipClock } from './clip-end-watch.ts';
 import { Pcm16Decoder, PCM_SAMPLE_RATE } from './pcm16.ts';
@@ -32,6 +32,8 @@ interface Playing {
   last: SoundSource | null;
   /** when the last piece placed ends, on the audio clock */
   endsAt: number;
+  /** the samples placed so far: how much of the sentence has been (or is being) heard */
+  samples: number;
   cancelStarted: (() => void) | null;
   unwatch: () => void;
 }
@@ -81,6 +83,7 @@ export class StreamedClip implements SpokenClip {
         sources: new Map(),
         last: null,
         endsAt: 0,
+        samples: 0,
         cancelStarted: null,
         unwatch: () => {},
         finish: (error) => {
@@ -148,6 +151,7 @@ export class StreamedClip implements SpokenClip {
     playing.sources.set(source, ended);
     playing.last = source;
     playing.endsAt = at + samples.length / PCM_SAMPLE_RATE;
+    playing.samples += samples.length;
     playing.cancelStarted ??= atClockTime(this.clock, at, () => {
       if (!playing.signal.aborted) playing.started();
     });
@@ -166,7 +170,9 @@ export class StreamedClip implements SpokenClip {
   private ended(playing: Playing): void {
     if (this.playing !== playing) return;
     this.silence(playing);
-    playing.finish(this.error ?? undefined);
+    // Broken off after some of it was heard: the voice taking over is told how much.
+    const error = this.error instanceof ServiceError && playing.samples > 0 ? new BrokenOff(this.error, playing.samples / PCM_SAMPLE_RATE) : this.error;
+    playing.finish(error ?? undefined);
   }
 
   /** Barge-in or a new step: every queued piece stops now, and the download with it. */
