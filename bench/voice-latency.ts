@@ -4,13 +4,15 @@
 // it is over, the turn streamed while it is spoken (STT_MODE=realtime), and the stream with the
 // early start (the reply prepared at a pause). The parts are measured from the page's marks:
 // the end-of-speech wait, recognition, the model's first sentence, speech's first audio, and the
-// kiosk's own overhead (what is left when the wait and the modelled delays are taken away).
+// kiosk's own overhead: what is left when the turn's wait and the services' own time, as the doubles
+// timed it, are taken away (voice-services.ts), with its parts.
 
 import type { VoiceKiosk } from '../tests/support/voice-kiosk.ts';
 import { transcriptsFor } from '../tests/support/voice-kiosk.ts';
 import type { Findings } from './voice-findings.ts';
 import { named, readMarks, waitForMark, type Mark } from './voice-marks.ts';
 import { clockOf, eachRun } from './voice-scenarios.ts';
+import { readServiceRequests, requestAfter, serviceShare, type PageRequest, type ServiceShare } from './voice-services.ts';
 import { benchFlow, spokenLines, startVisit } from './voice-visit.ts';
 
 /** The services' delays the doubles play: a cloud STT, LLM and TTS on a good connection. */
@@ -70,6 +72,53 @@ function firstAfter(marks: readonly Mark[], name: string, from: number, until = 
   return named(marks, name).find((m) => m.at >= from && m.at < until);
 }
 
+/** The marks of one line's reply, from its true end: all or nothing. */
+interface ReplyMarks {
+  end: Mark;
+  transcript: Mark;
+  sentence: Mark;
+  chunk: Mark;
+  sound: Mark;
+}
+
+function replyMarks(marks: readonly Mark[], trueEnd: number, nextStart: number): ReplyMarks | undefined {
+  const end = firstAfter(marks, 'vk:speech-end', trueEnd - 100, nextStart);
+  const transcript = end && firstAfter(marks, 'vk:transcript', end.at, nextStart);
+  const sentence = transcript && firstAfter(marks, 'vk:sentence', transcript.at, nextStart);
+  const chunk = sentence && firstAfter(marks, 'vk:tts-first-chunk', sentence.at, nextStart);
+  const sound = sentence && firstAfter(marks, 'vk:tts-start', sentence.at, nextStart);
+  return end && transcript && sentence && chunk && sound ? { end, transcript, sentence, chunk, sound } : undefined;
+}
+
+/**
+ * The kiosk's own overhead in one reply and its parts: the reply's delay less the turn's wait and
+ * the services' own time as the doubles timed it; of that, the page's own work before each request,
+ * the browser's wait before sending it, the lead before the first sound, and the rest (the hops
+ * through the kiosk's server to the services and back, and the page reading their answers).
+ */
+function addOverhead(findings: Findings, key: string, m: ReplyMarks, total: number, wait: number, share: ServiceShare, requests: readonly PageRequest[], nextStart: number): void {
+  const { recognition, model, speech } = share;
+  if (recognition === null || model === null || speech === null) {
+    findings.note('reply', `!! ${key}: a double has no record of its part of a reply; its overhead is left out`);
+    return;
+  }
+  const overhead = total - wait - recognition - model - speech;
+  findings.add(`${key}.overhead`, overhead);
+  findings.add(`${key}.service.recognition`, recognition);
+  findings.add(`${key}.service.model`, model);
+  findings.add(`${key}.service.speech`, speech);
+  const llm = requestAfter(requests, 'llm', m.transcript.at, nextStart);
+  const tts = requestAfter(requests, 'tts', m.sentence.at, nextStart);
+  if (!llm || !tts) return;
+  const page = llm.startTime - m.transcript.at + (tts.startTime - m.sentence.at);
+  const dispatch = llm.requestStart - llm.startTime + (tts.requestStart - tts.startTime);
+  const lead = m.sound.at - m.chunk.at;
+  findings.add(`${key}.overhead.page`, page);
+  findings.add(`${key}.overhead.dispatch`, dispatch);
+  findings.add(`${key}.overhead.lead`, lead);
+  findings.add(`${key}.overhead.hops`, overhead - page - dispatch - lead);
+}
+
 /** One pipeline, `runs` visits of the bench fixture's ten lines, each answered by the model. */
 export async function onePipeline(pipeline: Pipeline, runs: number, findings: Findings): Promise<void> {
   await eachRun(`reply latency, ${pipeline}`, runs, findings, { fixture: 'bench', ...benchFlow('free-answer.yaml'), env: ENV[pipeline] }, async (kiosk, label) => {
@@ -80,33 +129,31 @@ export async function onePipeline(pipeline: Pipeline, runs: number, findings: Fi
     await waitForMark(kiosk.page, 'vk:tts-start', lines.length, 60_000);
     const marks = await readMarks(kiosk.page);
     const clock = await clockOf(kiosk.page, marks, lines, findings);
+    const origin = await kiosk.page.evaluate(() => performance.timeOrigin);
+    const requests = await readServiceRequests(kiosk.page);
+    const key = `reply.${pipeline}`;
     let measured = 0;
     lines.forEach((line, i) => {
       const trueEnd = clock.fileToPage(line.endMs);
       const nextStart = i + 1 < lines.length ? clock.fileToPage(lines[i + 1]!.startMs) : Infinity;
-      const end = firstAfter(marks, 'vk:speech-end', trueEnd - 100, nextStart);
-      const transcript = end && firstAfter(marks, 'vk:transcript', end.at, nextStart);
-      const sentence = transcript && firstAfter(marks, 'vk:sentence', transcript.at, nextStart);
-      const chunk = sentence && firstAfter(marks, 'vk:tts-first-chunk', sentence.at, nextStart);
-      const sound = sentence && firstAfter(marks, 'vk:tts-start', sentence.at, nextStart);
-      if (!end || !transcript || !sentence || !chunk || !sound) {
+      const m = replyMarks(marks, trueEnd, nextStart);
+      if (!m) {
         findings.note('reply', `!! ${label}: line ${i + 1} ("${line.text}") has no full set of marks before the next line`);
         return;
       }
       measured++;
-      const total = sound.at - trueEnd;
-      const wait = end.at - trueEnd;
-      findings.add(`reply.${pipeline}.total`, total);
-      findings.add(`reply.${pipeline}.wait`, wait);
-      findings.add(`reply.${pipeline}.recognition`, transcript.at - end.at);
-      findings.add(`reply.${pipeline}.model`, sentence.at - transcript.at);
-      findings.add(`reply.${pipeline}.speech`, chunk.at - sentence.at);
-      findings.add(`reply.${pipeline}.sound`, sound.at - chunk.at);
-      if (pipeline !== 'early') {
-        const audioMs = kiosk.fakes.stt.requests[i]?.durationMs ?? 0;
-        const stt = TYPICAL_CLOUD.sttFinalMs + (pipeline === 'upload' ? (audioMs / 1000) * TYPICAL_CLOUD.uploadMsPerAudioSecond : 0);
-        findings.add(`reply.${pipeline}.overhead`, total - wait - stt - modelledFirstSentenceMs() - TYPICAL_CLOUD.ttsFirstChunkMs);
-      }
+      const total = m.sound.at - trueEnd;
+      const wait = m.end.at - trueEnd;
+      findings.add(`${key}.total`, total);
+      findings.add(`${key}.wait`, wait);
+      findings.add(`${key}.recognition`, m.transcript.at - m.end.at);
+      findings.add(`${key}.model`, m.sentence.at - m.transcript.at);
+      findings.add(`${key}.speech`, m.chunk.at - m.sentence.at);
+      findings.add(`${key}.sound`, m.sound.at - m.chunk.at);
+      if (pipeline === 'early') return;
+      const wall = (at: number) => origin + at;
+      const share = serviceShare(kiosk.fakes, pipeline === 'upload', { from: wall(m.end.at) - 5, transcript: wall(m.transcript.at), sentence: wall(m.sentence.at), until: wall(nextStart) });
+      addOverhead(findings, key, m, total, wait, share, requests, nextStart);
     });
     if (measured < lines.length) findings.fail(`${label}: ${lines.length - measured} of ${lines.length} lines not measured`);
     const prepared = (kind: string) => named(marks, `vk:early-reply-${kind}`).length;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { checkChatRequest, messageText, type ChatRequestBody } from './fake-chat-request.ts';
-import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, sendJson, type OutageMode } from './fake-http.ts';
+import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, sendJson, wallClock, type OutageMode } from './fake-http.ts';
 
 /** How the fake chat can fail: the common outages, a data line that is not JSON, a stream cut short. */
 export type ChatFailure = OutageMode | 'malformed' | 'cut';
@@ -37,6 +37,12 @@ const TEXT_PIECE = 4;
 /** The pause between the chunks of a held stream (shorter than the kiosk's 15 s wait for a next chunk). */
 const HELD_CHUNK_MS = 5_000;
 
+/** When a chat request came, and when each piece of its answer's text went out (wall clock). */
+export interface ChatTime {
+  receivedAt: number;
+  text: { at: number; soFar: string }[];
+}
+
 /** The fake chat endpoint's controls and records. */
 export class FakeChat {
   /** pause between stream chunks */
@@ -49,6 +55,8 @@ export class FakeChat {
   holdAfterChunks: number | null = null;
   /** every well-formed request body, in order (failed ones too) */
   readonly requests: ChatRequestBody[] = [];
+  /** beside each request: when it came, and when each piece of the answer's text went out with the text so far */
+  readonly times: ChatTime[] = [];
   /** requests whose client went away before the answer was complete */
   aborted = 0;
   /** answers delivered in full */
@@ -85,6 +93,7 @@ export class FakeChat {
     this.rules = [];
     this.failures.set('ok');
     this.requests.length = 0;
+    this.times.length = 0;
     this.aborted = 0;
     this.completed = 0;
     this.chunkDelayMs = 5;
@@ -94,6 +103,7 @@ export class FakeChat {
 
   /** Answers one request (the server has read its body). */
   async handle(res: ServerResponse, raw: Buffer): Promise<void> {
+    const receivedAt = wallClock();
     const generation = this.generation;
     const current = () => generation === this.generation;
     const watch = new ClientWatch(res, () => {
@@ -109,13 +119,15 @@ export class FakeChat {
       return sendError(res, 400, 'We could not parse the JSON body of your request. The OpenAI API expects a JSON payload.');
     }
     this.requests.push(body);
+    const time: ChatTime = { receivedAt, text: [] };
+    this.times.push(time);
     this.requestWaiter.notify();
     const failure = this.failures.take();
     if (failure && performOutage(failure, res, watch)) return;
     const { answer, delayMs } = this.choose(body, failure === null);
     if (failure) return this.misbehave(failure, res, body, answer);
     if (!(await watch.pause(delayMs))) return;
-    if (body.stream) await this.stream(res, watch, body, answer);
+    if (body.stream) await this.stream(res, watch, body, answer, time);
     else sendJson(res, 200, completion(body, answer));
     if (res.writableEnded && current()) this.completed++;
   }
@@ -146,7 +158,7 @@ export class FakeChat {
     return { answer: { text: rule.reply.text ?? '', calls }, delayMs: rule.delayMs ?? 0 };
   }
 
-  private async stream(res: ServerResponse, watch: ClientWatch, body: ChatRequestBody, answer: Answer): Promise<void> {
+  private async stream(res: ServerResponse, watch: ClientWatch, body: ChatRequestBody, answer: Answer, time: ChatTime): Promise<void> {
     const chunk = chunkMaker(body);
     const events: object[] = [chunk({ role: 'assistant', content: '', refusal: null })];
     for (const piece of split(answer.text, Math.ceil(answer.text.length / TEXT_PIECE))) events.push(chunk({ content: piece }));
@@ -162,6 +174,8 @@ export class FakeChat {
       const held = this.holdAfterChunks !== null && i >= this.holdAfterChunks;
       if (i > 0 && !(await watch.pause(held ? HELD_CHUNK_MS : this.chunkDelayMs))) return;
       res.write(`data: ${JSON.stringify(event)}\n\n`);
+      const piece = (event as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content;
+      if (piece) time.text.push({ at: wallClock(), soFar: (time.text.at(-1)?.soFar ?? '') + piece });
     }
     res.end('data: [DONE]\n\n');
   }

@@ -3,6 +3,24 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/**
+ * The wall clock in milliseconds, to a fraction of one, on Date.now's epoch: what a page reads as
+ * `performance.timeOrigin` plus a mark's time, so a double's records line up with the page's marks.
+ */
+export function wallClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * When a double took a request and when it gave the answer its client waits on (wall clock): the
+ * service's own part of a delay measured around it, timers' lateness included, which a benchmark
+ * takes away to leave what the kiosk itself added.
+ */
+export interface ServiceTime {
+  receivedAt: number;
+  answeredAt?: number;
+}
+
 /** An outage any fake service can stage. */
 export type OutageMode = 'http_500' | 'http_429' | 'refuse' | 'hang';
 

@@ -19,6 +19,7 @@ import type {
 } from 'openai/resources/realtime/realtime';
 import type { RawData, WebSocket } from 'ws';
 import { speechSpan } from './fake-transcriptions.ts';
+import { wallClock, type ServiceTime } from './fake-http.ts';
 import { checkSessionUpdate, realtimeId, type TranscriptionSession } from './fake-realtime-config.ts';
 
 /** The only sample rate of `audio/pcm`. */
@@ -77,6 +78,8 @@ export interface RealtimeCommit {
   firstAppendBeforeCommitMs: number;
   /** what the fake answers (from the scripted queue); null when the session has no transcription model */
   transcript: string | null;
+  /** when the commit came, and when its completed text went out (wall clock) */
+  time: ServiceTime;
 }
 
 /** What a socket asks of the fake that holds it. */
@@ -181,6 +184,7 @@ export class FakeRealtimeSession {
     const itemId = realtimeId('item');
     const previous = this.lastItemId;
     const commit = {
+      time: { receivedAt: wallClock() } as ServiceTime,
       itemId,
       audioMs: Math.round(audioMs),
       speechMs,
@@ -198,11 +202,11 @@ export class FakeRealtimeSession {
     this.send(added);
     this.host.committed(commit, this.record);
     const transcript = commit.transcript;
-    if (transcript !== null) this.answering = this.answering.then(() => this.answer(itemId, previous, transcript, audioMs));
+    if (transcript !== null) this.answering = this.answering.then(() => this.answer(itemId, previous, transcript, audioMs, commit.time));
   }
 
   /** The deltas (a word each), then the completed text and the item done, paced by the latency profile. */
-  private async answer(itemId: string, previous: string | null, transcript: string, audioMs: number): Promise<void> {
+  private async answer(itemId: string, previous: string | null, transcript: string, audioMs: number, time: ServiceTime): Promise<void> {
     const { finalAfterCommitMs, deltaSpacingMs } = this.host.latency();
     const started = performance.now();
     const words = transcript.match(/\s*\S+/g) ?? [];
@@ -227,6 +231,7 @@ export class FakeRealtimeSession {
       usage: { type: 'duration', seconds: Math.round(audioMs) / 1000 },
     };
     this.send(completed);
+    time.answeredAt = wallClock();
     const done: ConversationItemDone = { type: 'conversation.item.done', event_id: realtimeId('event'), item: userItem(itemId, transcript), previous_item_id: previous };
     this.send(done);
   }

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { toPcm16 } from '../../src/voice/pcm.ts';
 import { encodeWav } from '../../src/voice/wav.ts';
-import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, type OutageMode } from './fake-http.ts';
+import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, wallClock, type OutageMode } from './fake-http.ts';
 
 /** What the fake recorded of one well-formed request. */
 export interface TtsRequest {
@@ -16,9 +16,11 @@ export interface TtsRequest {
   response_format: string;
 }
 
-/** How one answer's audio went out (times from `Date.now()`, so a page's marks can be set against them). */
+/** How one answer's audio went out (wall-clock times, wallClock(), so a page's marks can be set against them). */
 export interface TtsDelivery {
   input: string;
+  /** when the request came */
+  receivedAt: number;
   format: 'pcm' | 'wav';
   /** the audio's length in ms, and how many chunks it is sent in */
   audioMs: number;
@@ -106,6 +108,7 @@ export class FakeSpeech {
 
   /** Answers one request (the server has read its body). */
   async handle(res: ServerResponse, raw: Buffer): Promise<void> {
+    const receivedAt = wallClock();
     const generation = this.generation;
     let delivery: TtsDelivery | undefined;
     const watch = new ClientWatch(res, () => {
@@ -143,7 +146,7 @@ export class FakeSpeech {
       pieces.push(bytes.subarray(at, end));
       at = end;
     }
-    delivery = { input: request.input, format, audioMs, chunks: pieces.length, sent: 0, gone: false };
+    delivery = { input: request.input, receivedAt, format, audioMs, chunks: pieces.length, sent: 0, gone: false };
     this.deliveries.push(delivery);
     res.writeHead(200, { 'content-type': format === 'wav' ? 'audio/wav' : 'audio/pcm', 'transfer-encoding': 'chunked' });
     res.flushHeaders();
@@ -160,7 +163,7 @@ export class FakeSpeech {
       if (hold !== null && i >= hold) return;
       res.write(piece);
       delivery.sent++;
-      const now = Date.now();
+      const now = wallClock();
       delivery.firstChunkAt ??= now;
       if (i === pieces.length - 1) delivery.lastChunkAt = now;
     }

@@ -3,7 +3,7 @@
 
 import type { ServerResponse } from 'node:http';
 import { decodeWav } from '../../src/voice/wav.ts';
-import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, sendJson, type OutageMode } from './fake-http.ts';
+import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, sendJson, wallClock, type OutageMode, type ServiceTime } from './fake-http.ts';
 
 /** One scripted transcript; when the segment's speech falls outside min/max, the fake says so. */
 export interface SttEntry {
@@ -34,6 +34,8 @@ const FORMATS = new Set(['json', 'text', 'verbose_json']);
 /** The fake transcription endpoint's controls and records. */
 export class FakeTranscriptions {
   readonly requests: SttRequest[] = [];
+  /** beside each request: when it came and when its text went back */
+  readonly times: ServiceTime[] = [];
   /** how long to take over a request, by the length of its audio (a latency profile; default none) */
   delayFor: (audioMs: number) => number = () => 0;
   private queue: SttEntry[] = [];
@@ -66,12 +68,14 @@ export class FakeTranscriptions {
     this.queue = [];
     this.piece = null;
     this.requests.length = 0;
+    this.times.length = 0;
     this.delayFor = () => 0;
     this.failures.set('ok');
   }
 
   /** Answers one request (the server has read its body). */
   async handle(res: ServerResponse, raw: Buffer, contentType: string): Promise<void> {
+    const time: ServiceTime = { receivedAt: wallClock() };
     const watch = new ClientWatch(res, () => {});
     let request: SttRequest;
     try {
@@ -81,12 +85,14 @@ export class FakeTranscriptions {
       throw error;
     }
     this.requests.push(request);
+    this.times.push(time);
     this.requestWaiter.notify();
     const failure = this.failures.take();
     if (failure && performOutage(failure, res, watch)) return;
     if (!(await watch.pause(this.delayFor(request.durationMs)))) return;
     const text = this.answer(request);
     const format = request.response_format ?? 'json';
+    time.answeredAt = wallClock();
     if (format === 'text') {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`${text}\n`);
