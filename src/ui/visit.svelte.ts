@@ -22,7 +22,7 @@ import type { KioskVoice, MarkFn } from './kiosk-voice.svelte.ts';
 import type { KioskParts } from './kiosk-parts.ts';
 import type { StepView } from './step-view.svelte.ts';
 import { keptVisit } from './visit-keeping.ts';
-import { StepTimeLimit } from './step-time-limit.ts';
+import { TimeWarnings, type NearLimit } from './time-warnings.ts';
 import type { VisitorControls } from './visitor-controls.svelte.ts';
 
 export interface Caption {
@@ -62,12 +62,12 @@ export class Visit {
   captions = $state<Caption[]>([]);
   busy = $state(false);
   assistantNote = $state<string | null>(null);
-  /** seconds before the step's timeout takes the visitor off the step, while the kiosk warns of it */
-  timeLeft = $state<number | null>(null);
+  /** the flow's time limits near enough to be warned of (the step's, the visit's, a value's or an action's), the soonest first */
+  nearLimits = $state<readonly NearLimit[]>([]);
 
   private readonly conversation: Conversation;
   private readonly actions: KioskActions;
-  private readonly limit: StepTimeLimit;
+  private readonly limits: TimeWarnings;
   private captionSeq = 0;
   /** a spoken turn was handed on and its effect has not reached the screen yet (vk:screen) */
   private awaitingScreen = false;
@@ -87,7 +87,7 @@ export class Visit {
     actionNonce?: string,
   ) {
     const { parts } = place;
-    this.limit = new StepTimeLimit(place.clock, place.timers, { changed: (s) => (this.timeLeft = s), warned: () => place.controls.stepLimitWarned() });
+    this.limits = new TimeWarnings(place.clock, place.timers, { changed: (near) => (this.nearLimits = near), warned: () => place.controls.limitWarned() });
     const model = parts.model();
     const flow = { flow_id: place.loaded.flow.id, flow_source: place.source, ...(place.version ? { flow_version: place.version } : {}) };
     this.actions = new KioskActions(parts.actionRunner, parts.actionRunner, flow, (done: ActionDoneInput) => this.guarded(() => this.conversation.actionDone(done)), place.timers, actionNonce);
@@ -140,7 +140,7 @@ export class Visit {
 
   /** Ends the visit: the conversation, its actions, the microphone and the voice stop; the copy is deleted. */
   stop(): void {
-    this.limit.stop();
+    this.limits.stop();
     this.keeping = false;
     this.place.visits?.clear();
     this.place.voice.end();
@@ -322,7 +322,7 @@ export class Visit {
     // After the batch: a failure that moved the flow on stays said on the new screen.
     if (failed) step.notice = { near: null, text: kioskSentence('action_failed', this.engine.loaded.flow.language) };
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
-    this.limit.watch(this.engine.view.leavesAt);
+    this.limits.watch(this.engine.view.limits);
     this.place.controls.afterEngine(messages);
     this.keep();
   }

@@ -75,8 +75,8 @@ export class VisitorControls {
     this.guide.screen();
   }
 
-  /** The step's time limit is near: its warning, on screen now, is said. */
-  stepLimitWarned(): void {
+  /** A time limit of the flow is near (the step's, the visit's, a value's or an action's): the warning, on screen now, is said. */
+  limitWarned(): void {
     this.guide.limit('[data-limit="step"]');
   }
 

@@ -7,6 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { guidedKiosk, type Guided } from './support/guided.ts';
 import { kiosk, say, settled } from './support/kiosk.ts';
+import { fakeClock, pass, start, startQuiet } from './support/held-clock.ts';
 
 let g: Guided | null = null;
 test.afterEach(async ({}, testInfo) => {
@@ -31,45 +32,6 @@ states:
 `;
 
 const times = (said: string[], line: string) => said.filter((s) => s === line).length;
-
-/** Playwright's clock, installed before the page opens; time flows until `startQuiet` holds it. */
-const fakeClock = (p: Page) => p.clock.install();
-
-/**
- * Starts a visit, lets the kiosk say its first words (a speech request in flight when the clock
- * jumps ahead would time out on it), then holds the clock: from then on time passes only when the
- * test says. Returns the ms that had passed since Start. (Playwright's clock stands in for the
- * page's performance too: no vk:* marks to wait on.)
- */
-async function startQuiet(page: Page): Promise<number> {
-  const now = () => page.evaluate('Date.now()') as Promise<number>;
-  await start(page);
-  const started = await now();
-  // Said and over: the light says the kiosk neither speaks nor is about to (it has no microphone).
-  await expect.poll(g!.said).not.toEqual([]);
-  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'no-microphone');
-  // (held a little ahead of now: the clock runs on while the test asks)
-  const at = (await now()) + 3_000;
-  await page.clock.pauseAt(at);
-  return at - started;
-}
-
-/**
- * Lets `ms` pass on the held clock, 10 s at a time, each once the page has had every speech answer
- * it asked for: a jump over a request still coming would time it out (15 s), and the kiosk would
- * fall back to captions.
- */
-async function pass(guided: Guided, ms: number): Promise<void> {
-  for (let left = ms; left > 0; left -= 10_000) {
-    await expect.poll(guided.speaking).toBe(0);
-    await guided.page.clock.runFor(Math.min(10_000, left));
-  }
-}
-
-async function start(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
-}
 
 /** Opens the visitor's list of choices in the top bar. */
 async function choices(page: Page) {
@@ -147,7 +109,7 @@ test('"read it to me" turns audio guidance on in the middle of a visit, without 
 test('a step about to time out is shown and said 30 s before, and More time doubles what is left', async ({ browser }) => {
   g = await guidedKiosk(browser, { query: { flow: '/test-flows/timed.yaml', end_seconds: 20 }, flows: { '/test-flows/timed.yaml': TIMED }, prepare: fakeClock });
   const { page } = g;
-  const gone = await startQuiet(page);
+  const gone = await startQuiet(g);
   const warning = page.locator('[data-limit="step"]');
   await pass(g, 29_000 - gone);
   await expect(warning).toHaveCount(0);
@@ -184,7 +146,7 @@ test('a step about to time out is shown and said 30 s before, and More time doub
 test('"Are you still there?" counts down, is said, and "more time" answers it', async ({ browser }) => {
   g = await guidedKiosk(browser, { query: { flow: 'onboarding', idle_seconds: 40, idle_grace_seconds: 20 }, prepare: fakeClock });
   const { page } = g;
-  const gone = await startQuiet(page);
+  const gone = await startQuiet(g);
   await pass(g, 40_000 - gone);
   const question = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(question.getByRole('timer')).toHaveText('For your privacy this screen will clear itself in 20 seconds.');
