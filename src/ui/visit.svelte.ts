@@ -3,7 +3,7 @@
 // and the kiosk's voice, and the copy kept on the device at every change. What the engine says
 // goes to the step on screen (step-view.svelte.ts) and, as events, to the kiosk's life.
 
-import { tick } from 'svelte';
+import { tick, untrack } from 'svelte';
 import { kioskSentence } from '../engine/runtime/kiosk-sentences.ts';
 import { words } from './i18n/words.ts';
 import type { FlowEngine } from '../engine/runtime/engine.ts';
@@ -79,6 +79,8 @@ export class Visit {
   private lastActivity = 0;
   /** the variables holding something the visitor gave (typed, tapped, said, or an answer to their action) */
   private readonly given = new Set<string>();
+  /** stops keeping the visit again at each change of the visitor's choices */
+  private readonly unwatchChoices: () => void;
 
   /** `actionNonce`: the visit's part of its action ids, kept from before a reload (a new visit gets a new one). */
   constructor(
@@ -87,6 +89,13 @@ export class Visit {
     actionNonce?: string,
   ) {
     const { parts } = place;
+    // A choice of the visitor's (guidance, volume, text size, contrast, layout) is kept with the visit as it changes.
+    this.unwatchChoices = $effect.root(() => {
+      $effect(() => {
+        place.controls.access.kept();
+        untrack(() => this.keep());
+      });
+    });
     this.limits = new TimeWarnings(place.clock, place.timers, { changed: (near) => (this.nearLimits = near), warned: () => place.controls.limitWarned() });
     const model = parts.model();
     const flow = { flow_id: place.loaded.flow.id, flow_source: place.source, ...(place.version ? { flow_version: place.version } : {}) };
@@ -140,6 +149,7 @@ export class Visit {
 
   /** Ends the visit: the conversation, its actions, the microphone and the voice stop; the copy is deleted. */
   stop(): void {
+    this.unwatchChoices();
     this.limits.stop();
     this.keeping = false;
     this.place.visits?.clear();
@@ -217,6 +227,7 @@ export class Visit {
           captionSeq: this.captionSeq,
           fields: this.place.step.fields,
           actionNonce: this.actions.nonce,
+          choices: this.place.controls.access.kept(),
         }),
       );
     } catch (error) {

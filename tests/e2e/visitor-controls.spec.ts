@@ -193,3 +193,42 @@ test('every choice goes back for the next visitor; those made on the idle screen
   expect(await page.evaluate('getComputedStyle(document.documentElement).fontSize')).toBe('22px');
   expect(await page.evaluate('document.documentElement.dataset.contrast')).toBe('standard');
 });
+
+test('the visitor’s choices come back with the visit after a reload, and still go at the wipe', async ({ browser }) => {
+  g = await guidedKiosk(browser, { query: { flow: 'onboarding' } });
+  const { page } = g;
+  const root = kiosk(page);
+  await start(page);
+  const list = await choices(page);
+  await list.getByRole('button', { name: 'Audio guidance' }).click();
+  await list.getByRole('button', { name: 'Larger text' }).click();
+  await list.getByRole('button', { name: 'High contrast' }).click();
+  await list.getByRole('button', { name: 'Controls lower' }).click();
+  for (let i = 0; i < 3; i++) await list.getByRole('button', { name: 'Quieter' }).click();
+  await list.getByRole('button', { name: 'Close' }).click();
+  const chosen = [['data-guidance', 'on'], ['data-text-size', '125'], ['data-contrast', 'high'], ['data-controls', 'lower'], ['data-volume', '5']] as const;
+  for (const [name, value] of chosen) await expect(root).toHaveAttribute(name, value);
+  await say(page, 'My name is Alex');
+  await expect(page.locator('[data-field="first_name"]')).toHaveAttribute('data-status', 'pending');
+
+  const heard = g.said().length;
+  await page.reload();
+  await expect(root).toHaveAttribute('data-phase', 'running');
+  await expect(page.locator('[data-field="first_name"]')).toHaveAttribute('data-status', 'pending');
+  for (const [name, value] of chosen) await expect(root).toHaveAttribute(name, value);
+  expect(await page.evaluate('getComputedStyle(document.documentElement).fontSize')).toBe('27.5px');
+  // Guidance reads the step taken up, the value waiting for a yes with it.
+  await expect.poll(() => g!.said().slice(heard)).toEqual(expect.arrayContaining(["What's your first name?: Alex.", 'Is this right?']));
+
+  await settled(page);
+  await page.getByRole('button', { name: 'Start over' }).click();
+  await page.getByRole('alertdialog', { name: 'Start over?' }).getByRole('button', { name: 'Yes, start over' }).click();
+  await expect(root).toHaveAttribute('data-phase', 'idle');
+  for (const [name, value] of [['data-guidance', 'off'], ['data-text-size', '100'], ['data-contrast', 'standard'], ['data-controls', 'standard'], ['data-volume', '8']]) {
+    await expect(root).toHaveAttribute(name!, value!);
+  }
+  expect(await page.evaluate('localStorage.getItem("kiosk-visit")')).toBeNull();
+  await page.reload();
+  await expect(root).toHaveAttribute('data-phase', 'idle');
+  await expect(root).toHaveAttribute('data-text-size', '100');
+});
