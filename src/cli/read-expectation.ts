@@ -31,7 +31,7 @@ type MessageOf<T extends EngineMessageType> = Extract<EngineMessage, { type: T }
 const MESSAGE_FIELDS: { [T in EngineMessageType]: Record<keyof MessageOf<T>, true> } = {
   flow_state: {
     type: true, flow_id: true, state: true, language: true, epoch: true, artifact: true, agent: true, gate: true, gate_prompt: true,
-    values: true, can_go_back: true, terminal: true, turn_taking: true, global_actions: true,
+    values: true, can_go_back: true, terminal: true, turn_taking: true, global_actions: true, global_tools: true,
   },
   flow_variable: { type: true, name: true, value: true, status: true, source: true },
   transition_blocked: { type: true, flow_id: true, from_state: true, attempted_target: true, reason: true, detail: true, variables: true, problems: true },

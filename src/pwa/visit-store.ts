@@ -2,8 +2,9 @@
 // restarted by the operating system comes back to it without a tap. It is kept in localStorage:
 // sessionStorage would survive a reload and a crashed tab, but not a browser that was closed and
 // started again, which is how a kiosk recovers from most crashes. The copy is personal data, so it
-// lives only as long as the visit: the wipe (end, "Start over", walk-away) deletes it, and a copy
-// found after the visit's idle time has run out is deleted unread.
+// lives only as long as the visit (the visitor's accessibility choices with it): the wipe (end,
+// "Start over", walk-away) deletes it, and a copy found after the visit's idle time has run out
+// is deleted unread.
 
 import type { EngineSnapshot } from '../engine/runtime/snapshot.ts';
 import type { ChatMessage } from '../ports/language-model.ts';
@@ -27,6 +28,17 @@ export interface KeptField {
   editing: boolean;
 }
 
+/** The visitor's accessibility choices for the visit, kept with it (src/ui/access.svelte.ts holds them to their ranges). */
+export interface KeptChoices {
+  guidance: boolean;
+  /** in per cent */
+  textSize: number;
+  contrast: boolean;
+  lower: boolean;
+  /** 1 to 10 */
+  volume: number;
+}
+
 export interface KeptVisit {
   format: typeof FORMAT;
   /** the flow as the kiosk loaded it (a bundled file or an address): another flow never resumes */
@@ -42,6 +54,8 @@ export interface KeptVisit {
   fields: Record<string, KeptField>;
   /** the visit's part of its action ids, to ask the server after the actions sent before a reload */
   actionNonce?: string;
+  /** the visitor's accessibility choices (none in a copy from before they were kept: the defaults) */
+  choices?: KeptChoices;
 }
 
 export interface VisitStore {
@@ -62,6 +76,11 @@ function isField(x: unknown): x is KeptField {
   return isRecord(x) && typeof x['value'] === 'string' && ['empty', 'pending', 'confirmed', 'set'].includes(x['status'] as string) && typeof x['editing'] === 'boolean';
 }
 
+function isChoices(x: unknown): x is KeptChoices {
+  if (!isRecord(x) || !isTime(x['textSize']) || !isTime(x['volume'])) return false;
+  return typeof x['guidance'] === 'boolean' && typeof x['contrast'] === 'boolean' && typeof x['lower'] === 'boolean';
+}
+
 function isChatMessage(x: unknown): x is ChatMessage {
   return isRecord(x) && ['system', 'user', 'assistant', 'tool'].includes(x['role'] as string) && typeof x['content'] === 'string';
 }
@@ -75,6 +94,11 @@ export function readKeptVisit(x: unknown): KeptVisit | null {
   if (!Array.isArray(x['captions']) || !x['captions'].every(isCaption)) return null;
   if (!isRecord(x['fields']) || !Object.values(x['fields']).every(isField) || !isRecord(x['engine'])) return null;
   if (x['actionNonce'] !== undefined && typeof x['actionNonce'] !== 'string') return null;
+  // Damaged choices lose the choices only: the visit itself goes on, from the defaults.
+  if (x['choices'] !== undefined && !isChoices(x['choices'])) {
+    const { choices: _damaged, ...visit } = x;
+    return visit as unknown as KeptVisit;
+  }
   return x as unknown as KeptVisit;
 }
 

@@ -1,8 +1,10 @@
 // What the visitor chose for their visit to see, hear and reach the kiosk better: audio guidance,
 // the text size, high contrast, the controls in the lower part of the screen and the volume. Each
-// visit starts from the operator's defaults (access-levels.ts) and the wipe puts them back.
+// visit starts from the operator's defaults (access-levels.ts) and the wipe puts them back; a visit
+// taken up after a reload takes them up too (kept with it, visit-store.ts).
 
-import { nextTextSize, volumeGain, VOLUME_LEVELS, type AccessDefaults } from './access-levels.ts';
+import type { KeptChoices } from '../pwa/visit-store.ts';
+import { nextTextSize, TEXT_SIZES, volumeGain, VOLUME_LEVELS, type AccessDefaults } from './access-levels.ts';
 
 export class Access {
   /** the kiosk says everything on the screen and where the keys move to */
@@ -43,6 +45,21 @@ export class Access {
 
   smaller(): void {
     this.textSize = nextTextSize(this.textSize, -1);
+  }
+
+  /** The choices as they stand, to keep with the visit. */
+  kept(): KeptChoices {
+    return { guidance: this.guidance, textSize: this.textSize, contrast: this.contrast, lower: this.lower, volume: this.volume };
+  }
+
+  /** The choices kept with a visit taken up after a reload; a size or level that is none of the kiosk's keeps the default. */
+  restore(kept: KeptChoices): void {
+    this.reset();
+    this.guidance = kept.guidance;
+    this.contrast = kept.contrast;
+    this.lower = kept.lower;
+    if ((TEXT_SIZES as readonly number[]).includes(kept.textSize)) this.textSize = kept.textSize;
+    if (Number.isInteger(kept.volume) && kept.volume >= 1 && kept.volume <= VOLUME_LEVELS) this.volume = kept.volume;
   }
 
   /** Back to how every visit starts: the operator's volume and layout, the rest off. */

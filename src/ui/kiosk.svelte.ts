@@ -183,6 +183,7 @@ export class Kiosk {
   private resume(loaded: LoadedFlow): boolean {
     const taken = takeUpVisit(this.parts.visits ?? null, loaded, this.source, this.clock, this.settings);
     if (!taken) return false;
+    this.controls.resume(taken.kept.choices);
     this.visit = new Visit(this.place(loaded), taken.restored.engine, taken.kept.actionNonce);
     this.tell({ type: 'visit.resumed', quietMs: taken.quietMs });
     this.visit.resume(taken.kept, taken.restored.messages);

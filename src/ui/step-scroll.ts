@@ -2,8 +2,7 @@
 // a step longer than its panel says that more follows. The screen itself never scrolls; only the
 // step's body does, so these move that box alone (scrollIntoView would move the screen too).
 
-/** Room left above and below a revealed row, so its edge is not flush with the panel's. */
-const MARGIN_PX = 12;
+import { MARGIN_PX, pageStep, type Edges } from './step-paging.ts';
 
 /** Scrolls `box` the least that shows `row` whole; a row taller than the box shows its top. */
 export function reveal(box: HTMLElement, row: HTMLElement): void {
@@ -86,7 +85,22 @@ export function keepInView(box: HTMLElement): { keep: (row: HTMLElement | null) 
   };
 }
 
-/** Scrolls `box` on by most of what it shows: the "More below" button. */
+/** What a visitor taps: what "More below" must never page past half shown. */
+const CONTROLS = 'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Scrolls `box` on by a page: the "More below" button (see pageStep). A control in a form field
+ * counts as its whole field where that fits, so a Confirm comes into view with the value it
+ * confirms.
+ */
 export function pageDown(box: HTMLElement): void {
-  box.scrollBy({ top: Math.max(box.clientHeight * 0.8, 60) });
+  const panel = box.getBoundingClientRect();
+  const shown = { top: panel.top + box.clientTop, bottom: panel.top + box.clientTop + box.clientHeight };
+  const room = box.clientHeight - 2 * MARGIN_PX;
+  const edges = (control: Element): Edges => {
+    const field = control.closest('[data-field]');
+    const row = field && box.contains(field) ? field.getBoundingClientRect() : null;
+    return row && row.height <= room ? row : control.getBoundingClientRect();
+  };
+  box.scrollBy({ top: pageStep(shown, Array.from(box.querySelectorAll(CONTROLS), edges)) });
 }

@@ -2,13 +2,14 @@
 // itself, each field's value and whether it waits for a yes, the notice beside a field, and the
 // action waiting on its card or being performed. Labels come from the flow, in the visitor's words.
 
-import { words, type Said } from './i18n/words.ts';
+import { words, type Said, type Words } from './i18n/words.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { resolveTool, type Field, type FieldProblem } from '../engine/language/flow.ts';
 import { variableLabel } from '../engine/runtime/shown-values.ts';
 import { displayValue } from '../engine/language/interpolate.ts';
 import { copy, dict, own } from '../engine/language/records.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage } from '../engine/runtime/messages.ts';
+import type { NearLimit } from './time-warnings.ts';
 
 export type FieldStatus = 'empty' | 'pending' | 'confirmed' | 'set';
 
@@ -173,6 +174,23 @@ export class StepView {
     const loaded = this.flow();
     if (!loaded) return variable.replace(/_/g, ' ');
     return variableLabel(loaded.flow, variable);
+  }
+
+  /** A near time limit of the flow (time-warnings.ts), in the kiosk's words: what it does and in how many seconds. */
+  limitWords(limit: NearLimit): Words {
+    const { seconds } = limit;
+    switch (limit.kind) {
+      case 'step':
+        return words('time.stepCloses', { seconds });
+      case 'visit':
+        return words('time.visitEnds', { seconds });
+      case 'values': {
+        const fields = listed(limit.variables.map((v) => this.fieldNoun(v)), this.screen?.language ?? 'en');
+        return words('time.valuesClear', { seconds, count: limit.variables.length, fields });
+      }
+      case 'action':
+        return words('time.actionCancelled', { seconds });
+    }
   }
 
   /**

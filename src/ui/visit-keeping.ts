@@ -1,13 +1,13 @@
 // The visit in progress as it is kept on the device for a reload or a crash (src/pwa/visit-store.ts
-// keeps it), and the rule for taking it up again: only for the same flow, as the same version,
-// and only while the visitor could still be standing there.
+// keeps it), with the visitor's accessibility choices, and the rule for taking it up again: only
+// for the same flow, as the same version, and only while the visitor could still be standing there.
 
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { copy } from '../engine/language/records.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { EngineMessage } from '../engine/runtime/messages.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { KeptCaption, KeptField, KeptVisit, VisitStore } from '../pwa/visit-store.ts';
+import type { KeptCaption, KeptChoices, KeptField, KeptVisit, VisitStore } from '../pwa/visit-store.ts';
 import type { Conversation } from '../voice/conversation.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
 
@@ -22,6 +22,8 @@ export interface VisitNow {
   captionSeq: number;
   fields: Readonly<Record<string, KeptField>>;
   actionNonce: string | undefined;
+  /** the visitor's accessibility choices */
+  choices: KeptChoices;
 }
 
 export function keptVisit(v: VisitNow): KeptVisit {
@@ -36,6 +38,7 @@ export function keptVisit(v: VisitNow): KeptVisit {
     captionSeq: v.captionSeq,
     fields: copy(v.fields),
     ...(v.actionNonce ? { actionNonce: v.actionNonce } : {}),
+    choices: { ...v.choices },
   };
 }
 

@@ -3,7 +3,7 @@
 // and the kiosk's voice, and the copy kept on the device at every change. What the engine says
 // goes to the step on screen (step-view.svelte.ts) and, as events, to the kiosk's life.
 
-import { tick } from 'svelte';
+import { tick, untrack } from 'svelte';
 import { kioskSentence } from '../engine/runtime/kiosk-sentences.ts';
 import { words } from './i18n/words.ts';
 import type { FlowEngine } from '../engine/runtime/engine.ts';
@@ -22,7 +22,7 @@ import type { KioskVoice, MarkFn } from './kiosk-voice.svelte.ts';
 import type { KioskParts } from './kiosk-parts.ts';
 import type { StepView } from './step-view.svelte.ts';
 import { keptVisit } from './visit-keeping.ts';
-import { StepTimeLimit } from './step-time-limit.ts';
+import { TimeWarnings, type NearLimit } from './time-warnings.ts';
 import type { VisitorControls } from './visitor-controls.svelte.ts';
 
 export interface Caption {
@@ -62,12 +62,12 @@ export class Visit {
   captions = $state<Caption[]>([]);
   busy = $state(false);
   assistantNote = $state<string | null>(null);
-  /** seconds before the step's timeout takes the visitor off the step, while the kiosk warns of it */
-  timeLeft = $state<number | null>(null);
+  /** the flow's time limits near enough to be warned of (the step's, the visit's, a value's or an action's), the soonest first */
+  nearLimits = $state<readonly NearLimit[]>([]);
 
   private readonly conversation: Conversation;
   private readonly actions: KioskActions;
-  private readonly limit: StepTimeLimit;
+  private readonly limits: TimeWarnings;
   private captionSeq = 0;
   /** a spoken turn was handed on and its effect has not reached the screen yet (vk:screen) */
   private awaitingScreen = false;
@@ -79,6 +79,8 @@ export class Visit {
   private lastActivity = 0;
   /** the variables holding something the visitor gave (typed, tapped, said, or an answer to their action) */
   private readonly given = new Set<string>();
+  /** stops keeping the visit again at each change of the visitor's choices */
+  private readonly unwatchChoices: () => void;
 
   /** `actionNonce`: the visit's part of its action ids, kept from before a reload (a new visit gets a new one). */
   constructor(
@@ -87,7 +89,14 @@ export class Visit {
     actionNonce?: string,
   ) {
     const { parts } = place;
-    this.limit = new StepTimeLimit(place.clock, place.timers, { changed: (s) => (this.timeLeft = s), warned: () => place.controls.stepLimitWarned() });
+    // A choice of the visitor's (guidance, volume, text size, contrast, layout) is kept with the visit as it changes.
+    this.unwatchChoices = $effect.root(() => {
+      $effect(() => {
+        place.controls.access.kept();
+        untrack(() => this.keep());
+      });
+    });
+    this.limits = new TimeWarnings(place.clock, place.timers, { changed: (near) => (this.nearLimits = near), warned: () => place.controls.limitWarned() });
     const model = parts.model();
     const flow = { flow_id: place.loaded.flow.id, flow_source: place.source, ...(place.version ? { flow_version: place.version } : {}) };
     this.actions = new KioskActions(parts.actionRunner, parts.actionRunner, flow, (done: ActionDoneInput) => this.guarded(() => this.conversation.actionDone(done)), place.timers, actionNonce);
@@ -140,7 +149,8 @@ export class Visit {
 
   /** Ends the visit: the conversation, its actions, the microphone and the voice stop; the copy is deleted. */
   stop(): void {
-    this.limit.stop();
+    this.unwatchChoices();
+    this.limits.stop();
     this.keeping = false;
     this.place.visits?.clear();
     this.place.voice.end();
@@ -217,6 +227,7 @@ export class Visit {
           captionSeq: this.captionSeq,
           fields: this.place.step.fields,
           actionNonce: this.actions.nonce,
+          choices: this.place.controls.access.kept(),
         }),
       );
     } catch (error) {
@@ -322,7 +333,7 @@ export class Visit {
     // After the batch: a failure that moved the flow on stays said on the new screen.
     if (failed) step.notice = { near: null, text: kioskSentence('action_failed', this.engine.loaded.flow.language) };
     if (messages.some((m) => m.type === 'flow_state' || m.type === 'flow_variable' || m.type === 'action_pending' || m.type === 'action_result')) this.listen();
-    this.limit.watch(this.engine.view.leavesAt);
+    this.limits.watch(this.engine.view.limits);
     this.place.controls.afterEngine(messages);
     this.keep();
   }

@@ -6,6 +6,7 @@
 
 import { get } from 'svelte/store';
 import type { EngineMessage, UiEventInput } from '../engine/runtime/messages.ts';
+import type { KeptChoices } from '../pwa/visit-store.ts';
 import { spokenCommand, spokenNumber, type SpokenCommand } from '../voice/spoken-commands.ts';
 import { Access } from './access.svelte.ts';
 import { DEFAULT_VOLUME, VOLUME_LEVELS, type AccessDefaults } from './access-levels.ts';
@@ -75,8 +76,8 @@ export class VisitorControls {
     this.guide.screen();
   }
 
-  /** The step's time limit is near: its warning, on screen now, is said. */
-  stepLimitWarned(): void {
+  /** A time limit of the flow is near (the step's, the visit's, a value's or an action's): the warning, on screen now, is said. */
+  limitWarned(): void {
     this.guide.limit('[data-limit="step"]');
   }
 
@@ -232,6 +233,12 @@ export class VisitorControls {
   /** The focus moved: with guidance on, where a key moved it to is said. */
   focused(e: FocusEvent): void {
     if (e.target instanceof Element) this.guide.focused(e.target);
+  }
+
+  /** A visit taken up after a reload: the choices kept with it (none kept: the defaults). */
+  resume(choices: KeptChoices | undefined): void {
+    if (choices) this.access.restore(choices);
+    this.place.voice.setVolume(this.access.gain);
   }
 
   /** Back to how every visit starts, for the next visitor. */

@@ -4,7 +4,8 @@
 // after a "yes", dates said one way, and dates refused with a reason. Then what a newcomer typed
 // (issue 21, point 7): commands and gibberish that are no name, words said before they are asked
 // for, typed dates in the visit's locale. Then Prepatu's wizard shapes (point 4): a booking
-// finished by touch alone, on both tablet orientations, and a farewell.
+// finished by touch alone, on both tablet orientations, and a farewell. Last, the flow's ways out
+// of every step: taken only when asked for, never for the step's own way on.
 
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -272,4 +273,19 @@ test("a closing step with nothing on screen says the farewell its prompt asks fo
   await startVisit(page, { flow: `${TEST_FLOWS}/lobby_greeter.yaml` });
   await sayLast(page, 'Leeds');
   await expect(lastSaid(page)).toHaveText('I hope the trip from Leeds went well. Have a pleasant stay!');
+});
+
+test('a way out of every step is called only when asked for: a "yes" or an unsure answer never takes it', async ({ page }) => {
+  const file = `${TEST_FLOWS}/ways-out.yaml`;
+  await serveFlow(page, file, readFileSync(new URL('../fixtures/assistant/ways-out.yaml', import.meta.url), 'utf8'));
+  await startVisit(page, { flow: file });
+  await expect(page.getByRole('button', { name: 'Talk to a person' })).toBeVisible();
+  await answerTo(page, 'yes', 'To go on, tap “I agree”.');
+  await expectStep(page, 'rules');
+  await page.getByRole('button', { name: 'I agree' }).click();
+  await expectStep(page, 'when');
+  await answerTo(page, "I'm not sure", "Sorry, I didn't catch that. What's your visit date?");
+  await expectStep(page, 'when');
+  await sayLast(page, "I'd like to talk to a person, please");
+  await expect(page.getByRole('heading', { name: 'Please see the front desk' })).toBeVisible();
 });

@@ -7,6 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { guidedKiosk, type Guided } from './support/guided.ts';
 import { kiosk, say, settled } from './support/kiosk.ts';
+import { fakeClock, pass, start, startQuiet } from './support/held-clock.ts';
 
 let g: Guided | null = null;
 test.afterEach(async ({}, testInfo) => {
@@ -31,45 +32,6 @@ states:
 `;
 
 const times = (said: string[], line: string) => said.filter((s) => s === line).length;
-
-/** Playwright's clock, installed before the page opens; time flows until `startQuiet` holds it. */
-const fakeClock = (p: Page) => p.clock.install();
-
-/**
- * Starts a visit, lets the kiosk say its first words (a speech request in flight when the clock
- * jumps ahead would time out on it), then holds the clock: from then on time passes only when the
- * test says. Returns the ms that had passed since Start. (Playwright's clock stands in for the
- * page's performance too: no vk:* marks to wait on.)
- */
-async function startQuiet(page: Page): Promise<number> {
-  const now = () => page.evaluate('Date.now()') as Promise<number>;
-  await start(page);
-  const started = await now();
-  // Said and over: the light says the kiosk neither speaks nor is about to (it has no microphone).
-  await expect.poll(g!.said).not.toEqual([]);
-  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'no-microphone');
-  // (held a little ahead of now: the clock runs on while the test asks)
-  const at = (await now()) + 3_000;
-  await page.clock.pauseAt(at);
-  return at - started;
-}
-
-/**
- * Lets `ms` pass on the held clock, 10 s at a time, each once the page has had every speech answer
- * it asked for: a jump over a request still coming would time it out (15 s), and the kiosk would
- * fall back to captions.
- */
-async function pass(guided: Guided, ms: number): Promise<void> {
-  for (let left = ms; left > 0; left -= 10_000) {
-    await expect.poll(guided.speaking).toBe(0);
-    await guided.page.clock.runFor(Math.min(10_000, left));
-  }
-}
-
-async function start(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
-}
 
 /** Opens the visitor's list of choices in the top bar. */
 async function choices(page: Page) {
@@ -147,7 +109,7 @@ test('"read it to me" turns audio guidance on in the middle of a visit, without 
 test('a step about to time out is shown and said 30 s before, and More time doubles what is left', async ({ browser }) => {
   g = await guidedKiosk(browser, { query: { flow: '/test-flows/timed.yaml', end_seconds: 20 }, flows: { '/test-flows/timed.yaml': TIMED }, prepare: fakeClock });
   const { page } = g;
-  const gone = await startQuiet(page);
+  const gone = await startQuiet(g);
   const warning = page.locator('[data-limit="step"]');
   await pass(g, 29_000 - gone);
   await expect(warning).toHaveCount(0);
@@ -184,7 +146,7 @@ test('a step about to time out is shown and said 30 s before, and More time doub
 test('"Are you still there?" counts down, is said, and "more time" answers it', async ({ browser }) => {
   g = await guidedKiosk(browser, { query: { flow: 'onboarding', idle_seconds: 40, idle_grace_seconds: 20 }, prepare: fakeClock });
   const { page } = g;
-  const gone = await startQuiet(page);
+  const gone = await startQuiet(g);
   await pass(g, 40_000 - gone);
   const question = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(question.getByRole('timer')).toHaveText('For your privacy this screen will clear itself in 20 seconds.');
@@ -230,4 +192,43 @@ test('every choice goes back for the next visitor; those made on the idle screen
   }
   expect(await page.evaluate('getComputedStyle(document.documentElement).fontSize')).toBe('22px');
   expect(await page.evaluate('document.documentElement.dataset.contrast')).toBe('standard');
+});
+
+test('the visitor’s choices come back with the visit after a reload, and still go at the wipe', async ({ browser }) => {
+  g = await guidedKiosk(browser, { query: { flow: 'onboarding' } });
+  const { page } = g;
+  const root = kiosk(page);
+  await start(page);
+  const list = await choices(page);
+  await list.getByRole('button', { name: 'Audio guidance' }).click();
+  await list.getByRole('button', { name: 'Larger text' }).click();
+  await list.getByRole('button', { name: 'High contrast' }).click();
+  await list.getByRole('button', { name: 'Controls lower' }).click();
+  for (let i = 0; i < 3; i++) await list.getByRole('button', { name: 'Quieter' }).click();
+  await list.getByRole('button', { name: 'Close' }).click();
+  const chosen = [['data-guidance', 'on'], ['data-text-size', '125'], ['data-contrast', 'high'], ['data-controls', 'lower'], ['data-volume', '5']] as const;
+  for (const [name, value] of chosen) await expect(root).toHaveAttribute(name, value);
+  await say(page, 'My name is Alex');
+  await expect(page.locator('[data-field="first_name"]')).toHaveAttribute('data-status', 'pending');
+
+  const heard = g.said().length;
+  await page.reload();
+  await expect(root).toHaveAttribute('data-phase', 'running');
+  await expect(page.locator('[data-field="first_name"]')).toHaveAttribute('data-status', 'pending');
+  for (const [name, value] of chosen) await expect(root).toHaveAttribute(name, value);
+  expect(await page.evaluate('getComputedStyle(document.documentElement).fontSize')).toBe('27.5px');
+  // Guidance reads the step taken up, the value waiting for a yes with it.
+  await expect.poll(() => g!.said().slice(heard)).toEqual(expect.arrayContaining(["What's your first name?: Alex.", 'Is this right?']));
+
+  await settled(page);
+  await page.getByRole('button', { name: 'Start over' }).click();
+  await page.getByRole('alertdialog', { name: 'Start over?' }).getByRole('button', { name: 'Yes, start over' }).click();
+  await expect(root).toHaveAttribute('data-phase', 'idle');
+  for (const [name, value] of [['data-guidance', 'off'], ['data-text-size', '100'], ['data-contrast', 'standard'], ['data-controls', 'standard'], ['data-volume', '8']]) {
+    await expect(root).toHaveAttribute(name!, value!);
+  }
+  expect(await page.evaluate('localStorage.getItem("kiosk-visit")')).toBeNull();
+  await page.reload();
+  await expect(root).toHaveAttribute('data-phase', 'idle');
+  await expect(root).toHaveAttribute('data-text-size', '100');
 });

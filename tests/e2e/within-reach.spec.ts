@@ -106,3 +106,38 @@ for (const screen of SCREENS) {
     });
   });
 }
+
+test.describe('a small phone (375×667): "More below"', () => {
+  test.use({ viewport: { width: 375, height: 667 }, hasTouch: true });
+
+  test('pages through two waiting values without passing a control half shown', async ({ page }) => {
+    await startVisit(page, { flow: 'clinic-checkin' });
+    await say(page, 'My name is Maria Garcia, born 5 March 1984');
+    await waitingShown(page, [{ variable: 'full_name', label: 'Full name' }, { variable: 'date_of_birth', label: 'Date of birth' }]);
+    await page.locator('.step-body').evaluate((body) => body.scrollTo({ top: 0 }));
+    const total = await page.locator('.step-body').locator(STEP_CONTROLS).count();
+    const more = page.getByRole('button', { name: /^More below/ });
+    const seen = new Set<number>();
+    for (let taps = 0; ; taps++) {
+      for (const i of await wholeInStep(page)) seen.add(i);
+      if (!(await more.count())) break;
+      expect(taps, 'the step ends within ten pages').toBeLessThan(10);
+      await tapWithFinger(page, more, '"More below"');
+    }
+    expect([...seen].sort((a, b) => a - b), 'each control of the step was once wholly in view').toEqual([...Array(total).keys()]);
+  });
+});
+
+/** What a visitor taps in a step. */
+const STEP_CONTROLS = 'input, select, button';
+
+/** The controls of the step (by their order) that its panel shows whole now. */
+function wholeInStep(page: Page): Promise<number[]> {
+  return page.locator('.step-body').evaluate((body, selector) => {
+    const panel = body.getBoundingClientRect();
+    return [...body.querySelectorAll(selector)].flatMap((c, i) => {
+      const r = c.getBoundingClientRect();
+      return r.top >= panel.top && r.bottom <= panel.bottom ? [i] : [];
+    });
+  }, STEP_CONTROLS);
+}

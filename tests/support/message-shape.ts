@@ -191,6 +191,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
       expect: optional(oneOf<NonNullable<TurnTakingWire['expect']>>({ auto: true, free: true, dictation: true })),
     }),
     global_actions: optional(arrayOf(shape<UiAction>({ event: str, label: str, tool: optional(str) }))),
+    global_tools: optional(arrayOf(str)),
   }),
   flow_variable: message('flow_variable', {
     name: str,

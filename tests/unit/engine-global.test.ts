@@ -106,6 +106,29 @@ describe('global ways out', () => {
     expect(h.engine.view.state).toBe('quiet');
   });
 
+  it('names the tools offered only by global in flow_state, for an assistant to tell from the step’s own', () => {
+    const h = startFlow(flow());
+    const ask = only(h.started, 'flow_state');
+    expect(ask.agent.tools.map((t) => t.function.name)).toEqual(expect.arrayContaining(['save_name', 'ask_for_person']));
+    expect(ask.global_tools).toEqual(['ask_for_person']);
+    // A state that lists the tool among its own offers it as its own.
+    const own = startFlow(`
+id: own
+tools:
+  ask_for_person: { description: The visitor wants to talk to a member of staff. }
+global:
+  tools: [ask_for_person]
+  on_tool_call: { ask_for_person: desk }
+states:
+  start:
+    agent: { prompt: Offer a person., tools: [ask_for_person] }
+    transitions: { on_tool_call: { ask_for_person: desk } }
+  desk:
+    ui: { artifact_type: card, title: Desk }
+`);
+    expect(only(own.started, 'flow_state').global_tools).toBeUndefined();
+  });
+
   it('makes the states it leads to reachable', () => {
     // quiet is reached by nothing here; front_desk only by the global ways.
     expect(loadFlow(flow(), 'f.yaml').diagnostics.map(formatDiagnostic)).toEqual(['f.yaml:34:3: warning: state "quiet" cannot be reached from "ask" [unreachable-state]']);

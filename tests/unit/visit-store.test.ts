@@ -1,5 +1,6 @@
-// The kept visit (src/pwa/visit-store.ts): written to and read from localStorage as JSON, a
-// damaged or foreign copy read as none, and a storage that fails never failing the kiosk.
+// The kept visit (src/pwa/visit-store.ts): written to and read from localStorage as JSON with the
+// visitor's accessibility choices, a damaged or foreign copy read as none (damaged choices as
+// none), and a storage that fails never failing the kiosk.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
@@ -69,6 +70,20 @@ describe('the kept visit', () => {
     }
     expect(readKeptVisit({ ...visit(), conversation: { history: [{ role: 'wizard', content: 'x' }], stepStart: 0 } })).toBeNull();
     expect(readKeptVisit({ ...visit(), fields: { a: { value: 1, status: 'set', editing: false } } })).toBeNull();
+  });
+
+  it('keeps the visitor’s accessibility choices with the visit, and a damaged set loses only the choices', () => {
+    const storage = memoryStorage();
+    vi.stubGlobal('localStorage', storage);
+    const store = localVisitStore();
+    const choices = { guidance: true, textSize: 150, contrast: true, lower: true, volume: 3 };
+    store.save({ ...visit(), choices });
+    expect(store.load()?.choices).toEqual(choices);
+    const damaged = readKeptVisit({ ...visit(), choices: { ...choices, guidance: 'yes' } });
+    expect(damaged).toEqual(visit());
+    expect(readKeptVisit({ ...visit(), choices: null })).toEqual(visit());
+    // A copy kept before the choices were: the visit, with none.
+    expect(readKeptVisit(visit())?.choices).toBeUndefined();
   });
 
   it('never fails the kiosk when storage refuses or is missing', () => {

@@ -196,6 +196,8 @@ export interface FillOptions {
   onlyBlank?: boolean;
   /** a tool counts only when the utterance gives one of its parameters of this kind */
   needs?: ParamKind;
+  /** the tools to fill (by default the step's own, flowTools) */
+  tools?: readonly ToolSpec[];
 }
 
 /**
@@ -204,7 +206,7 @@ export interface FillOptions {
  * only with all its required parameters; otherwise `missing` says what to ask for.
  */
 export function planFill(screen: Screen, utterance: string, options: FillOptions = {}): FillPlan {
-  const tools = flowTools(screen).filter((t) => parameterCount(t) > 0);
+  const tools = (options.tools ?? flowTools(screen)).filter((t) => parameterCount(t) > 0);
   const paramsOf = new Map<ToolSpec, ParamInfo[]>(tools.map((t) => [t, readParams(screen, t)]));
   const bare = options.bare === false ? undefined : bareTarget(screen, [...paramsOf.values()].flat(), options.bare === 'text');
   const candidates: Candidate[] = [];

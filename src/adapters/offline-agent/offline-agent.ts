@@ -1,7 +1,8 @@
 // The offline agent: a LanguageModel that needs no network. It reads the screen (fields, gate,
 // values) instead of the prompt, fills tool arguments from what the visitor said, maps yes and no
 // to the confirm and reject tools, and says the next question, in the visit's language (the
-// scene's flow_state names it; languages/ has the words). The kiosk's default without an LLM, and
+// scene's flow_state names it; languages/ has the words). The flow's global ways out it calls only
+// when the visitor asks for one (ways-out.ts). The kiosk's default without an LLM, and
 // its fallback when the LLM fails. Deterministic.
 
 import type { ChatMessage, LanguageModel, TurnChunk, TurnRequest } from '../../ports/language-model.ts';
@@ -15,6 +16,7 @@ import {
   actionQuestion,
   changeHint,
   farewell,
+  goOnHint,
   fieldQuestionFor,
   gateQuestion,
   heardLine,
@@ -32,6 +34,7 @@ import { humanize } from './text.ts';
 import { asksOpenQuestion, keptMark, keptWords, worthKeeping } from './kept.ts';
 import { answerLanguageRequest, askedLanguage } from './language-request.ts';
 import { readAnswer, wantsChange, wantsStartOver } from './yes-no.ts';
+import { askedWayOut } from './ways-out.ts';
 
 /** What the agent does in one turn: words for the caption, then tool calls. */
 export interface TurnPlan {
@@ -143,6 +146,9 @@ function entryTurn(screen: Screen, convo: Conversation, messages: readonly ChatM
 
 // ------------------------------------------------------------------ the visitor spoke
 
+/** Values or an action wait for the visitor's yes. */
+const waitingAnything = (screen: Screen): boolean => screen.pending.length > 0 || screen.pendingAction !== undefined;
+
 function confirmCalls(screen: Screen): PlannedCall[] {
   const empty = screen.gated.filter((v) => !screen.pending.includes(v) && isBlank(screen.values[v]));
   const whole = `confirm_${screen.state}`;
@@ -211,6 +217,9 @@ function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   }
   const language = languageAsked(screen, said);
   if (language) return language;
+  // A way out of every step ("I'd like to talk to a person"), only when asked for by its words.
+  const wayOut = askedWayOut(screen, said);
+  if (wayOut) return 'call' in wayOut ? call(wayOut.call) : speak(wayOut.ask);
   // "Change my details" or "the date is wrong" is a no to what waits, and asks to go back.
   const intent = answer ?? (wantsChange(said, screen.lang) ? 'no' : null);
   if (screen.pendingAction !== undefined && intent !== null) {
@@ -244,11 +253,13 @@ function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   if (plain) return call(plain);
   const back = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;
   if (back) return speak(say.allRight, back);
+  // A yes where only a button of the step's own goes on (the way out of every step never does).
+  const onward = waitingAnything(screen) ? undefined : goOnHint(screen, said, answer === 'yes');
+  if (onward) return speak(onward);
   const ask = nextQuestion(screen) ?? introduction(screen);
   // Words for a later question ("I have chest pain" at the name step): kept, and taken up there.
   if (worthKeeping(screen, said)) return speak(say.kept, ask);
-  const waiting = screen.pending.length > 0 || screen.pendingAction !== undefined;
-  return speak(waiting ? say.yesOrNo : say.notCaught, ask);
+  return speak(waitingAnything(screen) ? say.yesOrNo : say.notCaught, ask);
 }
 
 // ------------------------------------------------------------------ the tool calls came back

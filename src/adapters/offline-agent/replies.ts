@@ -6,6 +6,7 @@
 import type { Field } from '../../engine/language/flow.ts';
 import { displayValue, interpolate, templateNames } from '../../engine/language/interpolate.ts';
 import { dateInWords, monthName } from './dates.ts';
+import { hearChoice } from './choices.ts';
 import { answeredPlainTool, type Refusal } from './fill.ts';
 import { fieldFor, flowTools, optionsFor, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/language/values.ts';
@@ -139,6 +140,18 @@ export function refusalLine(screen: Screen, r: Refusal): string {
 export function changeHint(screen: Screen): string | undefined {
   const action = screen.artifact?.actions.find((a) => wantsChange(a.event) || wantsChange(a.label, screen.lang));
   return action && screen.lang.say.changeHint(action.label);
+}
+
+/**
+ * For a yes, or the label said, on a step whose one way on is a button of its own that no tool
+ * stands for (a card's "I agree"): where that button is. A button that changes things, or one of
+ * several, is not.
+ */
+export function goOnHint(screen: Screen, said: string, yes: boolean): string | undefined {
+  const onward = (screen.artifact?.actions ?? []).filter((a) => a.tool === undefined && a.event !== 'start_over' && !wantsChange(a.event) && !wantsChange(a.label, screen.lang));
+  const only = onward.length === 1 ? onward[0]! : undefined;
+  if (!only || !(yes || hearChoice(said, [{ value: only.event, names: [], phrases: [only.label] }], screen.lang).chosen)) return undefined;
+  return screen.lang.say.goOnHint(only.label);
 }
 
 function firstEmptyField(screen: Screen): Field | undefined {

@@ -1,7 +1,7 @@
 // What the offline agent knows about the current step: the scene the runtime hands it (artifact,
 // gate, values, pending items) and the tools on offer, with each parameter's kind of value.
 
-import { SET_LANGUAGE, type Artifact, type ChoiceOption, type Field } from '../../engine/language/flow.ts';
+import { SET_LANGUAGE, type Artifact, type ChoiceOption, type Field, type UiAction } from '../../engine/language/flow.ts';
 import type { ToolSpec } from '../../engine/runtime/messages.ts';
 import type { TurnRequest } from '../../ports/language-model.ts';
 import type { Choice } from './choices.ts';
@@ -33,6 +33,10 @@ export interface Screen {
   pending: readonly string[];
   pendingAction: string | undefined;
   tools: readonly ToolSpec[];
+  /** the tools offered only by the flow's `global` (flow_state.global_tools): ways out, never the step's way on */
+  globalTools: readonly string[];
+  /** the flow's buttons on every step (flow_state.global_actions): a label that names a global tool asks for it */
+  globalButtons: readonly UiAction[];
   /** the kiosk's date today, as YYYY-MM-DD */
   today: string;
 }
@@ -56,6 +60,8 @@ export function readScreen(request: TurnRequest, today: string): Screen {
     pending: scene?.pending ?? [],
     pendingAction: scene?.pendingAction,
     tools: request.tools,
+    globalTools: state?.global_tools ?? [],
+    globalButtons: state?.global_actions ?? [],
     today,
   };
 }
@@ -75,9 +81,18 @@ function isGenerated(screen: Screen, tool: ToolSpec): boolean {
   return subject === screen.state || screen.gated.includes(subject);
 }
 
-/** The flow's own tools offered now (not the generated ones), in offer order. */
+/**
+ * The step's own tools offered now, in offer order: not the generated ones, and not the flow's
+ * global ways out (ways-out.ts), which a yes, a bare answer or a lone free-text parameter must
+ * never reach.
+ */
 export function flowTools(screen: Screen): ToolSpec[] {
-  return screen.tools.filter((t) => !isGenerated(screen, t));
+  return screen.tools.filter((t) => !isGenerated(screen, t) && !screen.globalTools.includes(t.function.name));
+}
+
+/** The flow's global ways out offered now ("ask_for_person"), in offer order. */
+export function globalTools(screen: Screen): ToolSpec[] {
+  return screen.tools.filter((t) => screen.globalTools.includes(t.function.name) && !isGenerated(screen, t));
 }
 
 export function parameterCount(tool: ToolSpec): number {

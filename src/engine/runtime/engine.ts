@@ -8,13 +8,13 @@
 import { createActor, type Actor } from 'xstate';
 import type { Clock } from '../../ports/clock.ts';
 import type { LoadedFlow } from '../language/load-flow.ts';
-import { stateDef } from './error-state.ts';
 import { buildMachine } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';
 import { flowStateMessage } from './lifecycle.ts';
 import { errorText, lastResort, toErrorState, type Recovered } from './recovery.ts';
 import { newSession, Turn, type PendingAction, type Session } from './session.ts';
 import { restoreSession, takeSnapshot, type EngineSnapshot, type RestoreOptions } from './snapshot.ts';
+import { leavesAt, timeLimits, type TimeLimit } from './time-limits.ts';
 
 type FlowMachine = ReturnType<typeof buildMachine>;
 
@@ -38,6 +38,8 @@ export interface EngineView {
    * not a re-prompt), or null: the time limit the kiosk warns of, which `more_time` extends
    */
   leavesAt: number | null;
+  /** every time limit the visitor meets now, the soonest first: what the kiosk warns of when near (time-limits.ts) */
+  limits: readonly TimeLimit[];
 }
 
 export class FlowEngine {
@@ -243,15 +245,9 @@ export class FlowEngine {
   get view(): EngineView {
     const s = this.session;
     const gate = s.gate;
-    const deadlines: number[] = [];
-    if (s.deadline !== null) deadlines.push(s.deadline);
-    if (s.pendingAction) deadlines.push(s.pendingAction.expiresAt);
-    const expires = stateDef(this.loaded.flow, s.state)?.gate?.expiresAfter;
-    if (expires !== undefined) {
-      for (const v of Object.keys(gate)) if (gate[v] === 'pending') deadlines.push((s.capturedAt[v] ?? s.now) + expires * 1000);
-    }
-    const max = this.loaded.flow.settings.maxDurationSecs;
-    if (max !== undefined && !s.durationCapped) deadlines.push(s.startedAt + max * 1000);
+    const limits = timeLimits(this.loaded.flow, s);
+    // The step's deadline also when it only re-prompts (no limit the visitor is warned of).
+    const deadlines = [...limits.map((l) => l.at), ...(s.deadline === null ? [] : [s.deadline])];
     return {
       state: s.state,
       language: s.language,
@@ -263,17 +259,9 @@ export class FlowEngine {
       tools: s.ended ? [] : (this.loaded.catalog.offered.get(s.state) ?? []),
       pendingAction: s.pendingAction,
       nextDeadline: s.ended || deadlines.length === 0 ? null : Math.min(...deadlines),
-      leavesAt: s.ended ? null : this.leavesAt(s),
+      leavesAt: s.ended ? null : leavesAt(this.loaded.flow, s),
+      limits,
     };
-  }
-
-  /** The step's deadline when its timeout leaves the step: another target, or the fallback once the retries are used up. */
-  private leavesAt(s: Session): number | null {
-    const to = stateDef(this.loaded.flow, s.state)?.transitions.onTimeout;
-    if (!to || s.deadline === null) return null;
-    const retriesLeft = to.maxRetries === undefined || s.retries < to.maxRetries;
-    const leaves = to.target !== s.state || (!retriesLeft && to.fallback !== undefined);
-    return leaves ? s.deadline : null;
   }
 }
 

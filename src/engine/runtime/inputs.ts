@@ -14,6 +14,7 @@ import { isBlank } from '../language/values.ts';
 import { MAX_TEXT_CHARS } from '../language/limits.ts';
 import { isRefusal } from './yes-no.ts';
 import { kioskSentence } from './kiosk-sentences.ts';
+import { valuesExpireAt, visitCapAt } from './time-limits.ts';
 
 // ------------------------------------------------------------------ utterances
 
@@ -134,13 +135,9 @@ export { handleUi } from './ui-events.ts';
 
 /** Clears what has waited too long: pending gated values (expires_after) and pending actions. */
 export function expire(t: Turn): void {
-  const gate = t.state?.gate;
-  if (gate?.expiresAfter !== undefined) {
-    const limit = gate.expiresAfter * 1000;
-    const stale = t.pendingVars().filter((v) => t.s.now - (t.s.capturedAt[v] ?? t.s.now) >= limit);
-    for (const v of stale) t.clearValue(v, 'gate');
-    if (stale.length) t.system(`[flow engine] ${stale.join(', ')} waited too long for confirmation and ${stale.length > 1 ? 'were' : 'was'} cleared. Ask again.`);
-  }
+  const stale = [...valuesExpireAt(t.flow, t.s)].flatMap(([v, at]) => (t.s.now >= at ? [v] : []));
+  for (const v of stale) t.clearValue(v, 'gate');
+  if (stale.length) t.system(`[flow engine] ${stale.join(', ')} waited too long for confirmation and ${stale.length > 1 ? 'were' : 'was'} cleared. Ask again.`);
   const a = t.s.pendingAction;
   if (a && t.s.now >= a.expiresAt) {
     t.s.pendingAction = null;
@@ -150,8 +147,8 @@ export function expire(t: Turn): void {
 }
 
 export function handleTick(t: Turn): void {
-  const max = t.flow.settings.maxDurationSecs;
-  if (max !== undefined && !t.s.durationCapped && t.s.now - t.s.startedAt >= max * 1000) {
+  const cap = visitCapAt(t.flow, t.s);
+  if (cap !== null && t.s.now >= cap) {
     t.s.durationCapped = true;
     t.go(t.flow.settings.onTimeout ?? END, 'max_duration');
     return;

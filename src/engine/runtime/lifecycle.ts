@@ -93,6 +93,8 @@ interface StaticParts {
   actions: readonly UiAction[];
   /** the flow's global buttons that apply here, but those the screen has of its own (by event) */
   globalActions: readonly UiAction[];
+  /** the tools offered here only by the flow's `global`: ways out, not the step's own way on */
+  globalTools: readonly string[];
   shownVariables: readonly string[];
   turnTaking: TurnTakingWire;
 }
@@ -105,6 +107,7 @@ function partsOf(t: Turn, s: StateDef): StaticParts {
     parts = {
       actions: s.ui ? [...s.ui.actions, ...toolButtons(t.flow, s)] : [],
       globalActions: globalIn(t.flow, s).actions.filter((g) => !(s.ui?.actions ?? []).some((a) => a.event === g.event)),
+      globalTools: globalIn(t.flow, s).tools.filter((name) => !s.agent.tools.includes(name)),
       shownVariables: [...new Set([...(s.ui?.fields.map((f) => f.id) ?? []), ...(s.ui?.variable ? [s.ui.variable] : []), ...(s.gate?.variables ?? [])])],
       turnTaking: wireTurnTaking({ ...t.flow.turnTaking, ...s.turnTaking }),
     };
@@ -139,6 +142,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     terminal: s.terminal,
     turn_taking: { ...parts.turnTaking },
     ...(parts.globalActions.length ? { global_actions: parts.globalActions.map((a) => ({ ...a, label: interpolate(a.label, t.shown) })) } : {}),
+    ...(parts.globalTools.length ? { global_tools: [...parts.globalTools] } : {}),
   };
 }
 

@@ -63,6 +63,11 @@ export interface FlowStateMessage {
   turn_taking: TurnTakingWire;
   /** the flow's global buttons that apply here ("Talk to a person"), labels filled in: shown on every step, apart from the artifact */
   global_actions?: UiAction[];
+  /**
+   * the tools of `agent.tools` offered only by the flow's `global` ("ask_for_person"): ways out of
+   * the step, which an assistant calls only when the visitor asks for them, never as its way on
+   */
+  global_tools?: string[];
 }
 
 export interface FlowVariableMessage {

@@ -50,6 +50,7 @@ export interface Session {
   values: Readonly<Record<string, unknown>>;
   /** gated variables of the current state */
   gate: Readonly<Record<string, GateStatus>>;
+  /** when each pending value's wait for a yes counts from: its capture, moved on by more_time */
   capturedAt: Readonly<Record<string, number>>;
   /** per pending variable: a user turn has come in since it was captured */
   heard: Readonly<Record<string, boolean>>;
@@ -73,6 +74,8 @@ export interface Session {
   /** the state being left, while a transition runs */
   from: string | null;
   durationCapped: boolean;
+  /** what the visitor's more_time has added to the visit's cap (ms) */
+  capExtendedMs: number;
   ended: boolean;
 }
 
@@ -100,6 +103,7 @@ export function newSession(flow: Flow, now: number): Session {
     next: null,
     from: null,
     durationCapped: false,
+    capExtendedMs: 0,
     ended: false,
   };
 }

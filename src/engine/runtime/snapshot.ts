@@ -183,6 +183,8 @@ export function restoreSession(loaded: LoadedFlow, data: unknown, now: number, o
       next: null,
       from: null,
       durationCapped: s['durationCapped'],
+      // Older snapshots had no more time on the visit's cap: none so far.
+      capExtendedMs: isTime(s['capExtendedMs']) && s['capExtendedMs'] >= 0 ? s['capExtendedMs'] : 0,
       ended: false,
     },
   };

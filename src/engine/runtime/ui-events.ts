@@ -14,6 +14,7 @@ import type { Turn } from './session.ts';
 import { checkArguments } from './arguments.ts';
 import { decideAction, editAction, tapTool } from './tool-call.ts';
 import { attempt, reportBlocked } from './transition.ts';
+import { moreTime } from './time-limits.ts';
 
 /** One UI event as its handler gets it: the turn, the event, the state it happened in and the event's mapping there. */
 interface UiEvent {
@@ -159,15 +160,6 @@ function goBack({ t, mapped }: UiEvent): boolean {
   if (mapped || !t.flow.settings.allowBack || t.s.history.length === 0) return false;
   t.go(t.s.history[t.s.history.length - 1]!, 'back');
   return true;
-}
-
-/**
- * `more_time`: the visitor asked for more time before the step's timeout. The tap restarts the
- * timer as any does, and it never has less than twice what it had left. Nothing else happens.
- */
-function moreTime(t: Turn, left: number | null): void {
-  if (left === null || t.s.deadline === null) return;
-  t.s.deadline = Math.max(t.s.deadline, t.s.now + 2 * Math.max(0, left));
 }
 
 /** The kinds of UI event the engine itself knows; any other event only has its mapping or a tool button. */

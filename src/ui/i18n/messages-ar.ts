@@ -167,6 +167,9 @@ export const ar: Messages = {
   },
   time: {
     stepCloses: 'لا إجابة بعد: ستُغلق هذه الخطوة خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}.',
+    visitEnds: 'ينتهي الوقت المخصص لهذه الزيارة خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}.',
+    valuesClear: 'بانتظار تأكيدك: {fields}. يُرجى التأكيد خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}، وإلا فسيتم حذف {count, plural, zero {الإجابة} one {الإجابة} two {الإجابتين} few {الإجابات} many {الإجابات} other {الإجابات}}.',
+    actionCancelled: 'بانتظار تأكيدك: يُرجى التأكيد خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}، وإلا فسيتم إلغاء هذا الطلب.',
     moreTime: 'مزيد من الوقت',
   },
   brokenFlow: {

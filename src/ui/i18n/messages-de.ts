@@ -167,6 +167,9 @@ export const de: Messages = {
   },
   time: {
     stepCloses: 'Noch keine Antwort: Dieser Schritt wird in {seconds, plural, one {# Sekunde} other {# Sekunden}} geschlossen.',
+    visitEnds: 'Die Zeit für diesen Besuch läuft in {seconds, plural, one {# Sekunde} other {# Sekunden}} ab.',
+    valuesClear: 'Wartet auf Ihre Bestätigung: {fields}. Bitte bestätigen Sie innerhalb von {seconds, plural, one {# Sekunde} other {# Sekunden}}, sonst {count, plural, one {wird die Angabe} other {werden die Angaben}} gelöscht.',
+    actionCancelled: 'Wartet auf Ihre Bestätigung: Bitte bestätigen Sie innerhalb von {seconds, plural, one {# Sekunde} other {# Sekunden}}, sonst wird diese Anfrage abgebrochen.',
     moreTime: 'Mehr Zeit',
   },
   brokenFlow: {

@@ -166,6 +166,9 @@ export const en = {
   },
   time: {
     stepCloses: 'No answer yet: this step closes in {seconds, plural, one {# second} other {# seconds}}.',
+    visitEnds: 'The time for this visit runs out in {seconds, plural, one {# second} other {# seconds}}.',
+    valuesClear: 'Waiting for your yes: {fields}. Please confirm within {seconds, plural, one {# second} other {# seconds}}, or {count, plural, one {it is} other {they are}} cleared.',
+    actionCancelled: 'Waiting for your yes: please confirm within {seconds, plural, one {# second} other {# seconds}}, or this request is cancelled.',
     moreTime: 'More time',
   },
   brokenFlow: {

@@ -167,6 +167,9 @@ export const es: Messages = {
   },
   time: {
     stepCloses: 'Todavía no hay respuesta: este paso se cierra en {seconds, plural, one {# segundo} other {# segundos}}.',
+    visitEnds: 'El tiempo de esta visita se acaba en {seconds, plural, one {# segundo} other {# segundos}}.',
+    valuesClear: 'Pendiente de su confirmación: {fields}. Confirme en {seconds, plural, one {# segundo} other {# segundos}} o {count, plural, one {se borrará} other {se borrarán}}.',
+    actionCancelled: 'Pendiente de su confirmación: confirme en {seconds, plural, one {# segundo} other {# segundos}} o esta solicitud se cancelará.',
     moreTime: 'Más tiempo',
   },
   brokenFlow: {

@@ -167,6 +167,9 @@ export const fr: Messages = {
   },
   time: {
     stepCloses: 'Pas encore de réponse : cette étape se ferme dans {seconds, plural, one {# seconde} other {# secondes}}.',
+    visitEnds: 'Le temps prévu pour cette visite se termine dans {seconds, plural, one {# seconde} other {# secondes}}.',
+    valuesClear: 'En attente de votre confirmation : {fields}. Veuillez confirmer d’ici {seconds, plural, one {# seconde} other {# secondes}}, sinon {count, plural, one {la réponse sera effacée} other {les réponses seront effacées}}.',
+    actionCancelled: 'En attente de votre confirmation : veuillez confirmer d’ici {seconds, plural, one {# seconde} other {# secondes}}, sinon cette demande sera annulée.',
     moreTime: 'Plus de temps',
   },
   brokenFlow: {

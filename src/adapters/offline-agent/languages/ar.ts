@@ -80,6 +80,7 @@ export const ARABIC: Language = {
     future: (date) => `عذرًا، ${date} تاريخ في المستقبل.`,
     noSuchDay: (month, days) => `عذرًا، ${month} فيه ${days} يومًا فقط.`,
     changeHint: (button) => `لإجراء تغييرات، يُرجى الضغط على «${button}».`,
+    goOnHint: (button) => `للمتابعة، يُرجى الضغط على «${button}».`,
     farewell: (name) => `مع السلامة يا ${name}!`,
     mentioned: (quote) => `ذُكر سابقًا: «${quote}».`,
     nowSpeaking: 'حسنًا، سنتابع بالعربية.',

@@ -192,6 +192,7 @@ export const GERMAN: Language = {
     future: (date) => `Entschuldigung, der ${date} liegt in der Zukunft.`,
     noSuchDay: (month, days) => `Entschuldigung, der ${month} hat nur ${days} Tage.`,
     changeHint: (button) => `Um etwas zu ändern, tippen Sie auf „${button}“.`,
+    goOnHint: (button) => `Um fortzufahren, tippen Sie auf „${button}“.`,
     farewell: (name) => `Auf Wiedersehen, ${name}!`,
     mentioned: (quote) => `Sie sagten vorhin: „${quote}“.`,
     nowSpeaking: 'Gern, ab jetzt spreche ich Deutsch.',

@@ -178,6 +178,7 @@ export const ENGLISH: Language = {
     future: (date) => `Sorry, ${date} is in the future.`,
     noSuchDay: (month, days) => `Sorry, ${month} has only ${days} days.`,
     changeHint: (button) => `To make changes, tap “${button}”.`,
+    goOnHint: (button) => `To go on, tap “${button}”.`,
     farewell: (name) => `Goodbye, ${name}!`,
     mentioned: (quote) => `You told me earlier: “${quote}”.`,
     nowSpeaking: "All right, let's go on in English.",

@@ -142,6 +142,7 @@ export const SPANISH: Language = {
     future: (date) => `Lo siento, el ${date} es una fecha futura.`,
     noSuchDay: (month, days) => `Lo siento, ${month} solo tiene ${days} días.`,
     changeHint: (button) => `Para hacer cambios, toque «${button}».`,
+    goOnHint: (button) => `Para continuar, toque «${button}».`,
     farewell: (name) => `¡Adiós, ${name}!`,
     mentioned: (quote) => `Antes me dijo: «${quote}».`,
     nowSpeaking: 'De acuerdo, seguimos en español.',

@@ -160,6 +160,7 @@ export const FRENCH: Language = {
     future: (date) => `Désolé, le ${date} est dans le futur.`,
     noSuchDay: (month, days) => `Désolé, ${month} ne compte que ${days} jours.`,
     changeHint: (button) => `Pour modifier vos informations, appuyez sur «${NB}${button}${NB}».`,
+    goOnHint: (button) => `Pour continuer, appuyez sur «${NB}${button}${NB}».`,
     farewell: (name) => `Au revoir, ${name}${NB}!`,
     mentioned: (quote) => `Vous m’avez dit tout à l’heure${NB}: «${NB}${quote}${NB}».`,
     nowSpeaking: 'Très bien, continuons en français.',

@@ -176,6 +176,8 @@ export interface Sayings {
   noSuchDay(month: string, days: number): string;
   /** the button that changes a card's values: "To make changes, tap “Change my details”." */
   changeHint(button: string): string;
+  /** a yes on a step whose one way on is a button no tool stands for: "To go on, tap “I agree”." */
+  goOnHint(button: string): string;
   /** a farewell to a person by name */
   farewell(name: string): string;
   /** words kept from earlier, said back at the question they may answer */

@@ -1,0 +1,48 @@
+// Time limits under test: Playwright's clock installed before the kiosk opens, held once the visit
+// has started and its first words are said, and moved on by the test a stretch at a time, each
+// once the page has had every speech answer it asked for.
+
+import { expect, type Page } from '@playwright/test';
+import type { Guided } from './guided.ts';
+import { kiosk } from './kiosk.ts';
+
+/** Playwright's clock, installed before the page opens (GuidedOptions.prepare); time flows until `startQuiet` holds it. */
+export const fakeClock = (p: Page) => p.clock.install();
+
+/** Taps Start on the idle screen: the visit runs. */
+export async function start(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
+}
+
+/**
+ * Starts a visit, lets the kiosk say its first words (a speech request in flight when the clock
+ * jumps ahead would time out on it), then holds the clock: from then on time passes only when the
+ * test says. Returns the ms that had passed since Start. (Playwright's clock stands in for the
+ * page's performance too: no vk:* marks to wait on.)
+ */
+export async function startQuiet(guided: Guided): Promise<number> {
+  const { page } = guided;
+  const now = () => page.evaluate('Date.now()') as Promise<number>;
+  await start(page);
+  const started = await now();
+  // Said and over: the light says the kiosk neither speaks nor is about to (it has no microphone).
+  await expect.poll(guided.said).not.toEqual([]);
+  await expect(page.locator('.voice-light')).toHaveAttribute('data-voice', 'no-microphone');
+  // (held a little ahead of now: the clock runs on while the test asks)
+  const at = (await now()) + 3_000;
+  await page.clock.pauseAt(at);
+  return at - started;
+}
+
+/**
+ * Lets `ms` pass on the held clock, 10 s at a time, each once the page has had every speech answer
+ * it asked for: a jump over a request still coming would time it out (15 s), and the kiosk would
+ * fall back to captions.
+ */
+export async function pass(guided: Guided, ms: number): Promise<void> {
+  for (let left = ms; left > 0; left -= 10_000) {
+    await expect.poll(guided.speaking).toBe(0);
+    await guided.page.clock.runFor(Math.min(10_000, left));
+  }
+}
