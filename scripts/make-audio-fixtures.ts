@@ -1,7 +1,9 @@
-// Makes the audio fixtures in tests/fixtures/audio from fixtures.json: espeak-ng speaks each line,
-// sox resamples it and makes the noise bursts, and this script trims every clip to its sound, joins
-// the clips with exact silences, writes the WAVs, then measures and checks them. Run it through
-// scripts/make-audio-fixtures.sh; the same list and tools give the same bytes.
+// Makes the audio fixtures in tests/fixtures/audio from fixtures.json: espeak-ng speaks each line
+// (in the list's voice, or the fixture's own: a German visitor in German), sox resamples it and
+// makes the noise bursts, and this script trims every clip to its sound, joins the clips with exact
+// silences, writes the WAVs, then measures and checks them. Run it through
+// scripts/make-audio-fixtures.sh, with fixture names to make only those; the same list and tools
+// give the same bytes.
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,8 @@ type LineSpec = { after: number } & ({ say: string } | { parts: string[]; pause:
 
 interface FixtureSpec {
   name: string;
+  /** espeak-ng's voice for this fixture's lines, when not the list's */
+  voice?: string;
   lead: number;
   lines: LineSpec[];
 }
@@ -49,9 +53,9 @@ function trimmed(clip: Int16Array, what: string): Int16Array {
   return clip.slice(first, last + 1);
 }
 
-function speak(text: string): Int16Array {
+function speak(text: string, voice: string): Int16Array {
   const wav = join(work, 'clip.wav');
-  execFileSync('espeak-ng', ['-v', list.voice, '-s', String(list.speed), '-a', String(list.amplitude), '-w', wav, text]);
+  execFileSync('espeak-ng', ['-v', voice, '-s', String(list.speed), '-a', String(list.amplitude), '-w', wav, text]);
   const raw = execFileSync('sox', ['-D', '-R', wav, ...rawOut, '-', 'gain', '-n', String(list.speechPeakDb)], { maxBuffer: 1 << 26 });
   return trimmed(int16(raw), text);
 }
@@ -80,6 +84,7 @@ interface Placed {
 }
 
 function build(spec: FixtureSpec): { samples: Int16Array; placed: Placed[] } {
+  const voice = spec.voice ?? list.voice;
   const chunks: Int16Array[] = [new Int16Array(samplesOf(spec.lead))];
   let at = chunks[0]!.length;
   const placed: Placed[] = [];
@@ -96,12 +101,12 @@ function build(spec: FixtureSpec): { samples: Int16Array; placed: Placed[] } {
     let kind: FixtureLine['kind'] = 'speech';
     if ('say' in line) {
       text = line.say;
-      parts.push(put(speak(line.say)));
+      parts.push(put(speak(line.say, voice)));
     } else if ('parts' in line) {
       text = line.parts.join(' ');
       line.parts.forEach((part, i) => {
         if (i > 0) silence(line.pause);
-        parts.push(put(speak(part)));
+        parts.push(put(speak(part, voice)));
       });
     } else {
       kind = 'noise';
@@ -199,7 +204,11 @@ function make(spec: FixtureSpec): FixtureManifest {
 try {
   const names = list.fixtures.map((f) => f.name);
   if (names.join() !== FIXTURE_NAMES.join()) throw new Error(`fixtures.json names ${names.join(', ')}; tests/support/audio-fixtures.ts knows ${FIXTURE_NAMES.join(', ')}`);
-  for (const spec of list.fixtures) {
+  // Fixture names on the command line: only those are made (the others keep their bytes).
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new Error(`no fixture named ${unknown.join(', ')} in fixtures.json`);
+  for (const spec of list.fixtures.filter((f) => asked.length === 0 || asked.includes(f.name))) {
     const manifest = make(spec);
     const lines = manifest.lines.map((l) => `${l.startMs}-${l.endMs}`).join(' ');
     console.log(`${spec.name}.wav  ${(manifest.durationMs / 1000).toFixed(2)} s  ${lines}`);

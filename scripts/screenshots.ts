@@ -1,7 +1,8 @@
 // Screenshots of the kiosk for the docs: drives the production build in Chromium at 1280×900 and
 // writes docs/screenshots/*.png. Each scene runs on the kiosk's own server with a microphone
 // (an espeak-ng fixture) so the voice light is live; the onboarding scene is heard by voice (its first
-// line played when the kiosk listens), the others are typed. Run after `npx vite build`:
+// line played when the kiosk listens), the others are typed, the visitor sign-in in Arabic among
+// them. Run after `npx vite build`:
 //   npx tsx scripts/screenshots.ts
 
 import { mkdirSync } from 'node:fs';
@@ -17,10 +18,16 @@ async function reach(page: Page, attribute: 'data-phase' | 'data-flow-state', va
   await page.locator(`.kiosk[${attribute}="${value}"]`).waitFor();
 }
 
-async function say(page: Page, text: string): Promise<void> {
-  const box = page.getByLabel('Type your answer', { exact: true });
-  await box.fill(text);
-  await box.press('Enter');
+/** Types into the answer box, named `box` in the visit's language. */
+async function say(page: Page, text: string, box = 'Type your answer'): Promise<void> {
+  const answer = page.getByLabel(box, { exact: true });
+  await answer.fill(text);
+  await answer.press('Enter');
+}
+
+/** Waits until the form field of `variable` holds a value waiting for the visitor's yes. */
+async function waiting(page: Page, variable: string): Promise<void> {
+  await page.locator(`[data-field="${variable}"][data-status="pending"]`).waitFor({ timeout: 20_000 });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
@@ -42,7 +49,7 @@ async function onboarding(): Promise<VoiceKiosk> {
 
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await kiosk.say(0);
-  await page.locator('[data-field="first_name"][data-status="pending"]').waitFor({ timeout: 20_000 });
+  await waiting(page, 'first_name');
   await page.getByRole('log').getByText('I heard Alex. Is that right?').waitFor();
   await shoot(page, 'form-pending');
 
@@ -82,6 +89,35 @@ async function clinicSummary(): Promise<VoiceKiosk> {
   return kiosk;
 }
 
+/**
+ * The visitor sign-in, in five languages: its idle screen with each language in its own name, then
+ * a visit in Arabic with the name (heard by the model, in Arabic letters) and the email (the flow's
+ * own pattern) waiting for a yes, the screen right to left.
+ */
+async function arabic(): Promise<VoiceKiosk> {
+  const kiosk = await openVoiceKiosk({ fixture: 'noise', services: { llm: true, stt: true, tts: true }, query: { flow: 'visitor-signin' } });
+  const { page, fakes } = kiosk;
+  fakes.llm.script([
+    { when: { user: /ليلى/, last: 'user' }, reply: { tool_calls: [{ name: 'save_name', arguments: { full_name: 'ليلى حداد' } }] } },
+    { when: { user: /ليلى/ }, reply: { text: 'شكرًا. وما البريد الإلكتروني؟' } },
+    { when: { last: 'system' }, reply: { text: 'أهلًا بكم في Northwind Studios. ما الاسم من فضلك؟' } },
+  ]);
+  await reach(page, 'data-phase', 'idle');
+  await shoot(page, 'languages');
+
+  await page.getByRole('navigation', { name: 'Language' }).getByRole('button', { name: 'العربية' }).click();
+  await reach(page, 'data-flow-state', 'details');
+  await page.getByRole('log').getByText('ما الاسم من فضلك؟').waitFor();
+  await say(page, 'اسمي ليلى حداد', 'كتابة الإجابة');
+  await waiting(page, 'full_name');
+  await say(page, 'layla.haddad@example.com', 'كتابة الإجابة');
+  await waiting(page, 'email');
+  await page.getByRole('log').getByText('هل هذا صحيح؟').waitFor();
+  await page.getByLabel('كتابة الإجابة', { exact: true }).blur();
+  await shoot(page, 'arabic');
+  return kiosk;
+}
+
 /** A flow file with errors: the screen staff see instead of the idle screen. */
 async function brokenFlowScreen(): Promise<VoiceKiosk> {
   const kiosk = await typedKiosk({});
@@ -118,7 +154,7 @@ async function operatorPanel(): Promise<VoiceKiosk> {
 }
 
 mkdirSync(outDir, { recursive: true });
-for (const scene of [onboarding, clinicSummary, brokenFlowScreen, operatorPanel]) {
+for (const scene of [onboarding, clinicSummary, arabic, brokenFlowScreen, operatorPanel]) {
   const kiosk = await scene();
   await kiosk.close();
 }

@@ -5,17 +5,13 @@
 // works for the rest.
 
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { serveFlow, TEST_FLOWS } from './support/flows.ts';
-import { agentLines, expectStep, kiosk, kioskSays, openKiosk } from './support/kiosk.ts';
+import { expectStep, kiosk, kioskSays, lastSaid, openKiosk } from './support/kiosk.ts';
 
 const FILE = `${TEST_FLOWS}/reception.yaml`;
 const RECEPTION = readFileSync(new URL('../fixtures/languages/reception.yaml', import.meta.url), 'utf8');
 
-/** What the kiosk said last, without its tag. */
-function lastSaid(page: Page): Locator {
-  return agentLines(page).last().locator('.said');
-}
 
 /** A visit of the five-language reception, started by the visitor's tap on a language. */
 async function startIn(page: Page, language: string): Promise<void> {

@@ -1,11 +1,12 @@
 // A flow of several languages: the idle screen offers each in its own name and starts the visit
-// in it; the top bar switches mid-visit with a value waiting for its yes kept; the kiosk's own
-// words, the page's lang and dir follow; the next visit starts in the flow's default again.
+// in it; the top bar switches mid-visit with a value waiting for its yes kept (a fixture's, and
+// the visitor sign-in example's two, from English to Spanish); the kiosk's own words, the page's
+// lang and dir follow; the next visit starts in the flow's default again.
 
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { MOVE_ON_WHILE_PENDING, TEST_FLOWS, serveFlow } from './support/flows.ts';
-import { expectStep, fieldBlock, kiosk, kioskSays, openKiosk, say } from './support/kiosk.ts';
+import { agentLines, expectStep, fieldBlock, kiosk, kioskSays, openKiosk, say } from './support/kiosk.ts';
 
 const FILE = `${TEST_FLOWS}/front-desk.yaml`;
 const FRONT_DESK = readFileSync(new URL('../fixtures/languages/front-desk.yaml', import.meta.url), 'utf8');
@@ -66,6 +67,44 @@ test('switching from English to Spanish mid-visit keeps the name waiting for its
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
   await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+});
+
+test('visitor sign-in, the example in five languages: English to Spanish mid-visit keeps the name and email waiting for a yes', async ({ page }) => {
+  await openKiosk(page, { flow: 'visitor-signin' });
+  await expect(page.getByRole('navigation', { name: 'Language' }).getByRole('button')).toHaveText(['English', 'Deutsch', 'Français', 'Español', 'العربية']);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expectStep(page, 'details');
+  await say(page, 'My name is Sam Lee');
+  await say(page, 'sam.lee@example.com');
+  for (const field of ['full_name', 'email']) await expect(fieldBlock(page, field)).toHaveAttribute('data-status', 'pending');
+
+  await page.getByRole('button', { name: 'Language: English' }).click();
+  await page.getByRole('dialog', { name: 'Language' }).getByRole('button', { name: 'Español' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es-ES');
+  await expect(page.getByRole('heading', { name: 'Le damos la bienvenida a Northwind Studios' })).toBeVisible();
+  // Both values as they were, still waiting, now with their Spanish Confirm and Change.
+  for (const field of ['full_name', 'email']) await expect(fieldBlock(page, field)).toHaveAttribute('data-status', 'pending');
+  await expect(page.getByRole('textbox', { name: 'Su nombre', exact: true })).toHaveValue('Sam Lee');
+  await expect(page.getByRole('textbox', { name: 'Correo electrónico', exact: true })).toHaveValue('sam.lee@example.com');
+  await expect(page.getByRole('button', { name: 'Confirmar: Su nombre' })).toBeVisible();
+  await expect(agentLines(page).last()).toContainText('Tengo Sam Lee, correo sam.lee@example.com. ¿Es correcto?');
+
+  // The gate's own Spanish yes, typed into the answer box now named in Spanish.
+  const box = page.getByRole('textbox', { name: 'Escriba su respuesta', exact: true });
+  await box.fill('Sí, es correcto');
+  await box.press('Enter');
+  await expectStep(page, 'host');
+  await expect(page.getByRole('heading', { name: '¿A quién visita, Sam Lee?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Mantenimiento' }).click();
+  await expectStep(page, 'rules');
+  await page.getByRole('button', { name: 'Acepto', exact: true }).click();
+  await expectStep(page, 'badge');
+  await expect(page.getByRole('main').getByText('Hemos avisado a Mantenimiento de su llegada.')).toBeVisible();
+  await page.getByRole('button', { name: 'Listo', exact: true }).click();
+  await kioskSays(page, 'data-phase', 'ended');
+  const told = page.getByRole('region', { name: 'Sus respuestas' });
+  await expect(told.locator('dt')).toHaveText(['Nombre', 'Correo electrónico', 'Visita a', 'Normas del centro aceptadas']);
+  await expect(told.locator('dd')).toHaveText(['Sam Lee', 'sam.lee@example.com', 'Mantenimiento', 'Sí']);
 });
 
 test('a flow of one language offers no choice', async ({ page }) => {

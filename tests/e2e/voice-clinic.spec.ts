@@ -151,11 +151,12 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   expect(asked.map((a) => a.state).filter((s, i, all) => s !== all[i - 1])).toEqual(['identify', 'reason', 'summary', 'checked_in']);
   const toolsIn = (state: ClinicState) => [...new Set(asked.filter((a) => a.state === state).map((a) => a.tools.join(' ')))];
   expect(toolsIn('identify')).toEqual([
-    'save_name save_date_of_birth confirm_full_name reject_full_name confirm_date_of_birth reject_date_of_birth confirm_identify reject_identify',
+    'save_name save_date_of_birth confirm_full_name reject_full_name confirm_date_of_birth reject_date_of_birth confirm_identify reject_identify set_language',
   ]);
-  expect(toolsIn('reason')).toEqual(['save_reason']);
-  expect(toolsIn('summary')).toEqual(['check_in confirm_action reject_action']);
-  expect(toolsIn('checked_in')).toEqual(['']);
+  // set_language in every step that goes on: the clinic speaks English, German and Spanish.
+  expect(toolsIn('reason')).toEqual(['save_reason set_language']);
+  expect(toolsIn('summary')).toEqual(['check_in confirm_action reject_action set_language']);
+  expect(toolsIn('checked_in')).toEqual(['set_language']);
   // The kiosk spoke through the speech service.
   expect(fakes.tts.requests.map((r) => r.input)).toContain('Shall I check you in now?');
 });

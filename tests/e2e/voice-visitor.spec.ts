@@ -126,15 +126,16 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
     const lastUser = [...r.messages].reverse().find((m) => m.role === 'user');
     return [stateOf(r), lastUser ? messageText(lastUser) : null, (r.tools ?? []).map((t) => t.function.name).join(' ')];
   });
-  const detailsTools = 'save_name save_email confirm_full_name reject_full_name confirm_email reject_email confirm_details reject_details';
+  // set_language in every step that goes on: the reception speaks five languages.
+  const detailsTools = 'save_name save_email confirm_full_name reject_full_name confirm_email reject_email confirm_details reject_details set_language';
   expect(asked).toEqual([
     ['details', null, detailsTools],
     ['details', 'My name is Sam Lee.', detailsTools],
     ['details', 'My name is Sam Lee.', detailsTools],
-    ['host', 'Yes.', 'save_host'],
-    ['host_by_name', 'Tom Becker.', 'save_host'],
-    ['rules', 'Tom Becker.', 'accept_rules decline_rules'],
-    ['badge', 'Yes, I agree.', ''],
+    ['host', 'Yes.', 'save_host set_language'],
+    ['host_by_name', 'Tom Becker.', 'save_host set_language'],
+    ['rules', 'Tom Becker.', 'accept_rules decline_rules set_language'],
+    ['badge', 'Yes, I agree.', 'set_language'],
   ]);
   // The gate's question was spoken by the kiosk's voice.
   expect(fakes.tts.requests.map((r) => r.input)).toContain('I have Sam Lee, email sam@example.com.');

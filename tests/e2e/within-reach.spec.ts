@@ -34,17 +34,34 @@ async function waitingShown(page: Page, fields: readonly Field[]): Promise<void>
 }
 
 /**
+ * The step scrolled back up by `distance` px, as a visitor on a phone swipes back to what they
+ * paged past (the test turns the wheel over the step, which scrolls it alike), once it has moved.
+ */
+async function scrollBack(page: Page, distance: number): Promise<void> {
+  const step = page.locator('.step-body');
+  const box = (await step.boundingBox())!;
+  const before = await step.evaluate((el) => el.scrollTop);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -distance);
+  await expect.poll(() => step.evaluate((el) => el.scrollTop)).toBeLessThan(before);
+}
+
+/**
  * On a tablet every control is in view as it is. On a phone the step may be longer than the
- * screen: the visitor taps "More below" (itself within reach) until the control shows.
+ * screen: the visitor taps "More below" (itself within reach) until the control shows, or, for
+ * one they paged past, scrolls the step back.
  */
 async function bringUnderFinger(page: Page, target: Locator, what: string, tablet: boolean): Promise<void> {
   if (!tablet) {
     const more = page.getByRole('button', { name: /^More below/ });
+    const step = page.locator('.step-body');
     for (let i = 0; i < 6; i++) {
       const reach = await reachOf(target);
-      if ((reach.inView && reach.onTop) || !(await more.count())) break;
-      // The step scrolls at once (no smooth scrolling), within the tap's own handling.
-      await tapWithFinger(page, more, `"More below", looking for ${what}`);
+      if (reach.inView && reach.onTop) break;
+      const above = (await step.boundingBox())!.y - (await target.boundingBox())!.y;
+      if (above > 0) await scrollBack(page, above + 60);
+      else if (await more.count()) await tapWithFinger(page, more, `"More below", looking for ${what}`);
+      else break;
     }
   }
   await expectUnderFinger(target, what);
@@ -122,7 +139,13 @@ test.describe('a small phone (375×667): "More below"', () => {
       for (const i of await wholeInStep(page)) seen.add(i);
       if (!(await more.count())) break;
       expect(taps, 'the step ends within ten pages').toBeLessThan(10);
+      // The step's panel says whether more is below at its scroll event, a frame after the tap:
+      // read it again only once that has come.
+      const scrolled = page.locator('.step-body').evaluate(
+        (body) => new Promise<void>((done) => body.addEventListener('scroll', () => requestAnimationFrame(() => done()), { once: true })),
+      );
       await tapWithFinger(page, more, '"More below"');
+      await scrolled;
     }
     expect([...seen].sort((a, b) => a - b), 'each control of the step was once wholly in view').toEqual([...Array(total).keys()]);
   });

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The fixtures that tests/fixtures/audio/fixtures.json defines. */
-export const FIXTURE_NAMES = ['onboarding', 'clinic', 'visitor', 'digits-pause', 'noise', 'barge-in', 'bench'] as const;
+export const FIXTURE_NAMES = ['onboarding', 'clinic', 'visitor', 'digits-pause', 'noise', 'barge-in', 'clinic-de', 'onboarding-de', 'bench'] as const;
 
 /**
  * Recordings of people, kept as they are (tests/fixtures/audio/README.md says where each is from):

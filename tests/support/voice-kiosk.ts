@@ -6,6 +6,9 @@
 // 'file'`: the whole recording from when the page opens the mic, in a Chromium of its own, since
 // Chromium takes the file at launch).
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { serveFlow } from '../e2e/support/flows.ts';
 import { chromium, expect, type Browser, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
@@ -39,6 +42,12 @@ export interface VoiceKioskOptions {
   microphoneAllowed?: boolean;
   /** flow files the page can load from its own origin, by path (`?flow=/test-flows/x.yaml`) */
   flows?: Record<string, string>;
+  /**
+   * flow files on the kiosk's server, by file name (`?flow=/praxis.yaml`): the server reads and
+   * keeps them as any flow at a path on it, so that their actions run, which a flow only the page
+   * is given (`flows`) cannot
+   */
+  serverFlows?: Record<string, string>;
   /** more settings for the kiosk's server, read as from its environment (OPERATOR_PIN, the actions' origins and secrets) */
   env?: Record<string, string>;
   /** runs on the page before it opens the kiosk (routes that hold or fail the kiosk's own files) */
@@ -96,7 +105,8 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     if (on.stt) Object.assign(env, { STT_BASE_URL: fakes.baseURL, STT_MODEL: 'test-whisper', STT_API_KEY: TEST_KEYS.stt });
     if (on.tts) Object.assign(env, { TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: TEST_KEYS.tts });
     Object.assign(env, options.env);
-    const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
+    const api = options.serverFlows ? { flows: { root: heldFlows(options.serverFlows, closers) } } : {};
+    const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory(), api });
     closers.push(() => server.close());
     const allowed = options.microphoneAllowed ?? true;
     const fromFile = fixture !== null && options.microphone === 'file';
@@ -162,6 +172,14 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     await close();
     throw error;
   }
+}
+
+/** A folder of its own holding `files`, removed when the kiosk closes. */
+function heldFlows(files: Record<string, string>, closers: (() => Promise<unknown>)[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'voice-kiosk-flows-'));
+  closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, basename(name)), text);
+  return dir;
 }
 
 /** What a voice Chromium has for a microphone. */

@@ -63,7 +63,7 @@ ${CAPTURED}  - expect:
   - expect:
       state: choose_color
       messages:
-        - { type: flow_state, state: choose_color, agent: { tools: [{ function: { name: save_color } }] } }
+        - { type: flow_state, state: choose_color, agent: { tools: [{ function: { name: save_color } }, { function: { name: set_language } }] } }
       system_prompt: { $contains: "Ask Alex to pick a colour" }
       tool_schema: { save_color: { properties: { color: { enum: { $includes: [blue, red] } } } } }
   - ui: option_select
@@ -143,7 +143,7 @@ describe('expectations that do not hold (exit 1)', () => {
       'a tool that is not offered now',
       `  - expect: { tool_schema: { save_color: { required: [color] } } }\n`,
       3,
-      'tool_schema: save_color is not offered in state "ask_name"; offered: [save_name, confirm_first_name, reject_first_name, confirm_ask_name, reject_ask_name]',
+      'tool_schema: save_color is not offered in state "ask_name"; offered: [save_name, confirm_first_name, reject_first_name, confirm_ask_name, reject_ask_name, set_language]',
     ],
     [
       'a variable against a pattern',

@@ -45,7 +45,7 @@ describe('Conversation', () => {
     const [req] = model.requests;
     expect(req!.messages[0]).toMatchObject({ role: 'system' });
     expect((req!.messages[0] as { content: string }).content).toContain('Ask the visitor for their first name');
-    expect(req!.tools.map((t) => t.function.name)).toEqual(['save_name', 'confirm_first_name', 'reject_first_name', 'confirm_ask_name', 'reject_ask_name']);
+    expect(req!.tools.map((t) => t.function.name)).toEqual(['save_name', 'confirm_first_name', 'reject_first_name', 'confirm_ask_name', 'reject_ask_name', 'set_language']);
     expect(req!.scene?.state.state).toBe('ask_name');
     expect(log.speech).toEqual(['Hi! What is your first name?']);
   });
@@ -90,7 +90,7 @@ describe('Conversation', () => {
     expect(engine.view.state).toBe('choose_color');
     const last = model.requests.at(-1)!;
     expect((last.messages[0] as { content: string }).content).toContain('pick a colour');
-    expect(last.tools.map((t) => t.function.name)).toEqual(['save_color']);
+    expect(last.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
     // The call after the transition was answered as stale, so the history stays well formed.
     const results = last.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse((m as { content: string }).content));
     expect(results.at(-1)).toMatchObject({ ok: false, error: 'stale' });
@@ -320,7 +320,7 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
     expect(engine.view.values).toEqual({ first_name: 'Alex' });
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]!.signal?.aborted).toBe(false);
-    expect(model.requests[1]!.tools.map((t) => t.function.name)).toEqual(['save_color']);
+    expect(model.requests[1]!.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
     expect(log.speech).toEqual(['Pick a colour, Alex!']);
   });
 
@@ -368,7 +368,7 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
     await entry.reached;
     expect(engine.view.state).toBe('choose_color');
     const turn = model.requests.at(-1)!;
-    expect(turn.tools.map((t) => t.function.name)).toEqual(['save_color']);
+    expect(turn.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
     expect(turn.signal?.aborted).toBe(false);
     entry.release();
     await conversation.settled();

@@ -387,6 +387,15 @@ states:
     expect(ofType(out, 'speech_cue')).toEqual([]);
   });
 
+  it('are compared word by word as the visitor may write them: curly apostrophes, accents left out, any case', () => {
+    for (const said of ['Oui, c’est ça.', 'SI, ES CORRECTO']) {
+      const h = startFlow(flow('{ action: clear }', `confirm_phrases: ["oui c'est ça", "sí es correcto"]\n      reject_phrases: ['no']`));
+      captureBoth(h);
+      h.say(said);
+      expect(h.engine.view.state, said).toBe('next');
+    }
+  });
+
   it('a no that keeps the values for editing asks the LLM what they should be', () => {
     const h = startFlow(flow('{ action: keep }', phrases));
     captureBoth(h);

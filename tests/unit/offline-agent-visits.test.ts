@@ -10,9 +10,11 @@ import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts'
 import { loadFlow, type LoadedFlow } from '../../src/engine/language/load-flow.ts';
 import type { Clock } from '../../src/ports/clock.ts';
 import { AgentLoop } from '../support/agent-loop.ts';
+import { inOneLanguage } from '../support/one-language.ts';
 
 const RECEPTION = readFileSync(new URL('../fixtures/languages/reception.yaml', import.meta.url), 'utf8');
-const CLINIC = readFileSync(new URL('../../flows/clinic-checkin.yaml', import.meta.url), 'utf8');
+/** The clinic example in English alone. */
+const CLINIC = inOneLanguage(readFileSync(new URL('../../flows/clinic-checkin.yaml', import.meta.url), 'utf8'), 'en-US');
 
 function load(text: string): LoadedFlow {
   const r = loadFlow(text, 'test.yaml');

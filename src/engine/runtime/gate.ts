@@ -7,6 +7,7 @@ import type { RejectReason } from './messages.ts';
 import type { Turn } from './session.ts';
 import { attempt } from './transition.ts';
 import { isBlank } from '../language/values.ts';
+import { foldPhrase } from './words.ts';
 
 export type ConfirmOutcome =
   | { ok: true; confirmed: string[]; advanced: boolean; stillNeeded: string[] }
@@ -81,11 +82,12 @@ export function confirmQuestion(t: Turn): string {
   return gateQuestionText(t.state?.gate?.prompt, t.shown, t.pendingVars(), t.s.language);
 }
 
-/** Lowercased, punctuation and extra spaces removed: how phrases are compared. */
+/**
+ * How a flow's confirm and reject phrases are compared with what was said: the words alone,
+ * folded as the engine folds every answer (words.ts: lower case, curly apostrophes straight,
+ * accents and Arabic vowel signs left out), so "Oui, c’est ça." is the phrase "oui c'est ça" and
+ * "Si, es correcto" is "sí, es correcto", as a keyboard or a recogniser may write them.
+ */
 export function normalizePhrase(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s']/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return foldPhrase(text);
 }

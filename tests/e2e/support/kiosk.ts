@@ -170,6 +170,11 @@ export function agentLines(page: Page): Locator {
   return captions(page).locator('li.agent');
 }
 
+/** What the kiosk said last, without its tag ("Kiosk:" in the visit's language). */
+export function lastSaid(page: Page): Locator {
+  return agentLines(page).last().locator('.said');
+}
+
 /** The caption lines of what the visitor said or typed. */
 export function visitorLines(page: Page): Locator {
   return captions(page).locator('li.visitor');
