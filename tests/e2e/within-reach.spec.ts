@@ -142,7 +142,7 @@ test.describe('a small phone (375×667): "More below"', () => {
       // The step's panel says whether more is below at its scroll event, a frame after the tap:
       // read it again only once that has come.
       const scrolled = page.locator('.step-body').evaluate(
-        (body) => new Promise<void>((done) => body.addEventListener('scroll', () => requestAnimationFrame(() => done()), { once: true })),
+        (body) => new Promise<void>((done) => body.addEventListener('scroll', () => body.ownerDocument.defaultView!.requestAnimationFrame(() => done()), { once: true })),
       );
       await tapWithFinger(page, more, '"More below"');
       await scrolled;
