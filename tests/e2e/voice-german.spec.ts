@@ -53,7 +53,7 @@ test('a clinic in German alone is finished by voice with the built-in assistant,
     'Ich heiße Maria Huber.',
     'Ich bin am 5. März 1984 geboren.',
     'Ja.',
-    'Ich möchte ein Rezept abholen.',
+    'Ich brauche ein Rezept.',
     'Anmelden, bitte.',
     'Ja.',
   ];
