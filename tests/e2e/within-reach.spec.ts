@@ -86,7 +86,7 @@ async function barInOneRow(page: Page): Promise<void> {
   await expect(page.locator('header.bar .voice-light')).toHaveAttribute('data-voice', 'no-microphone');
   const { bar, button } = await page.locator('header.bar').evaluate((el) => ({
     bar: el.getBoundingClientRect().height,
-    button: Math.max(...Array.from(el.querySelectorAll('button'), (b) => b.getBoundingClientRect().height)),
+    button: Math.max(...[...el.querySelectorAll('button')].map((b) => b.getBoundingClientRect().height)),
   }));
   expect(bar, 'the top bar is one row of buttons high').toBeLessThanOrEqual(button + 4);
 }
