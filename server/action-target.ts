@@ -4,7 +4,7 @@
 // the JSON type, `accept` and the action id as `Idempotency-Key`, nothing else.
 
 import type { ActionRequest } from './action-request.ts';
-import { SECRET_ORIGINS_SUFFIX, SECRET_PREFIX, type ActionsConfig } from './config.ts';
+import { ORIGIN_PREFIX, ORIGIN_REFERENCE, SECRET_ORIGINS_SUFFIX, SECRET_PREFIX, type ActionsConfig } from './config.ts';
 import { resolveDeep, resolveText } from './secrets.ts';
 
 /** A request ready to send. */
@@ -86,13 +86,13 @@ function secretsNotAllowed(used: ReadonlySet<string>, origin: string, where: Rea
 
 /** A url starting with `{origin:NAME}`, with that origin put in; the reference nowhere else. */
 function namedOrigin(url: string, origins: Readonly<Record<string, string>>): { ok: true; url: string } | RefusedCall {
-  const m = /^\{origin:([A-Z0-9_]+)\}/.exec(url);
+  const m = ORIGIN_REFERENCE.exec(url);
   const rest = m ? url.slice(m[0].length) : url;
   if (/\{origin:/i.test(rest)) return refuse('refused_host', 'An {origin:NAME} reference may only start the url, as {origin:NAME}/path.');
   if (!m) return { ok: true, url };
   const origin = Object.hasOwn(origins, m[1]!) ? origins[m[1]!] : undefined;
   if (origin === undefined) {
-    return refuse('refused_host', `This kiosk's server has no origin ${m[1]}: set ACTION_ORIGIN_${m[1]} to the service's origin, e.g. https://clinic.example. Nothing was sent.`);
+    return refuse('refused_host', `This kiosk's server has no origin ${m[1]}: set ${ORIGIN_PREFIX}${m[1]} to the service's origin, e.g. https://clinic.example. Nothing was sent.`);
   }
   if (rest !== '' && !rest.startsWith('/') && !rest.startsWith('?')) return refuse('refused_host', `After {origin:${m[1]}} the url must go on with "/" or "?".`);
   return { ok: true, url: origin + rest };

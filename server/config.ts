@@ -108,8 +108,9 @@ export interface ActionsConfig {
 export const SECRET_PREFIX = 'ACTION_SECRET_';
 /** The suffix of `ACTION_SECRET_<NAME>_ORIGINS`: where that secret may go (so no secret's name ends in it). */
 export const SECRET_ORIGINS_SUFFIX = '_ORIGINS';
-/** The prefix of the environment variables naming the origins flows refer to as `{origin:NAME}`. */
+/** The prefix of the environment variables naming the origins flows refer to as `{origin:NAME}`, and that reference at a url's start (NAME its group). */
 export const ORIGIN_PREFIX = 'ACTION_ORIGIN_';
+export const ORIGIN_REFERENCE = /^\{origin:([A-Z0-9_]+)\}/;
 /** The shortest secret accepted: shorter ones could not be told apart from ordinary text when answers are scrubbed. */
 export const MIN_SECRET_LENGTH = 8;
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Flow } from '../src/engine/language/flow.ts';
 import { loadFlow } from '../src/engine/language/load-flow.ts';
+import { ORIGIN_REFERENCE } from './config.ts';
 
 /** The folder of the flows bundled with the kiosk, wherever the server is started from. */
 export const BUNDLED_FLOWS = fileURLToPath(new URL('../flows', import.meta.url));
@@ -16,7 +17,7 @@ export const BUNDLED_FLOWS = fileURLToPath(new URL('../flows', import.meta.url))
 /** The `{origin:NAME}` names a flow's HTTP effects start their urls with (ACTION_ORIGIN_NAME on the server), sorted. */
 export function originNames(flow: Flow): string[] {
   const tools = [...Object.values(flow.tools), ...Object.values(flow.states).flatMap((s) => Object.values(s.tools))];
-  const names = tools.flatMap((t) => /^\{origin:([A-Z0-9_]+)\}/.exec(t.http?.url ?? '')?.[1] ?? []);
+  const names = tools.flatMap((t) => ORIGIN_REFERENCE.exec(t.http?.url ?? '')?.[1] ?? []);
   return [...new Set(names)].sort();
 }
 
