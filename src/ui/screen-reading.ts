@@ -6,6 +6,7 @@
 // `data-unread` (the captions, already said; the answer box; the lights) are passed over.
 
 import type { Translate } from './i18n/words.ts';
+import { dateInWords } from '../engine/runtime/shown-values.ts';
 
 /** The elements a line is made of; anything else inside one (a span, a label) runs on in the line. */
 const BLOCKS = new Set(['P', 'DIV', 'SECTION', 'MAIN', 'ASIDE', 'HEADER', 'FOOTER', 'NAV', 'FORM', 'UL', 'OL', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'DT', 'DD', 'FIELDSET']);
@@ -34,19 +35,12 @@ function pageLanguage(el: Element): string {
   return el.ownerDocument.documentElement.lang || 'en';
 }
 
-/** "1990-03-15" as it is said: "March 15, 1990" (in the page's language); anything else as it is. */
-function spokenDate(iso: string, language: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  if (!m) return iso;
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-}
-
 /** What a control holds, as said; '' when empty. */
 export function controlValue(control: Element, t: Translate): string {
   if (control instanceof HTMLSelectElement) return control.value === '' ? '' : (control.selectedOptions[0]?.textContent?.trim() ?? '');
   if (control instanceof HTMLInputElement) {
     if (control.type === 'checkbox') return t(control.checked ? 'end.yes' : 'end.no');
-    return control.type === 'date' ? spokenDate(control.value, pageLanguage(control)) : control.value.trim();
+    return control.type === 'date' ? dateInWords(control.value, pageLanguage(control)) : control.value.trim();
   }
   if (control instanceof HTMLTextAreaElement) return control.value.trim();
   return '';

@@ -8,6 +8,7 @@ import { resolveTool, type Field, type FieldProblem } from '../engine/language/f
 import { variableLabel } from '../engine/runtime/shown-values.ts';
 import { displayValue } from '../engine/language/interpolate.ts';
 import { copy, dict, own } from '../engine/language/records.ts';
+import { isRealDate } from '../engine/language/values.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage } from '../engine/runtime/messages.ts';
 import type { NearLimit } from './time-warnings.ts';
 
@@ -246,7 +247,7 @@ export class StepView {
 function problemWords(p: FieldProblem): Said {
   if (p.message !== undefined) return p.message;
   const shown = p.shown ?? String(p.limit);
-  const isDate = typeof p.limit === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(p.limit);
+  const isDate = typeof p.limit === 'string' && isRealDate(p.limit);
   switch (p.rule) {
     case 'pattern':
       return words('field.problemPattern');

@@ -161,12 +161,6 @@ export function extractImpossibleDate(text: string, lang: Language = ENGLISH, ct
   return { value: { month: c.month, days: daysIn(c.month, c.year), ...(c.year !== undefined ? { year: c.year } : {}) }, start, end };
 }
 
-/** The calendar day (in the kiosk's time zone) of a moment in milliseconds, as YYYY-MM-DD. */
-export function dayOf(time: number): string {
-  const d = new Date(time);
-  return isoOf(d.getFullYear(), d.getMonth() + 1, d.getDate());
-}
-
 function format(tag: string, options: Intl.DateTimeFormatOptions, date: Date): string {
   try {
     return new Intl.DateTimeFormat(tag, { ...options, timeZone: 'UTC' }).format(date);

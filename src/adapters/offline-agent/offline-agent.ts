@@ -10,7 +10,7 @@ import { SET_LANGUAGE } from '../../engine/language/flow.ts';
 import { systemClock, type Clock } from '../../ports/clock.ts';
 import { hearChoice } from './choices.ts';
 import { readConversation, type Conversation, type ToolOutcome } from './conversation.ts';
-import { dayOf } from './dates.ts';
+import { dayOf } from '../../engine/language/dates.ts';
 import { answeredPlainTool, namedPlainTool, planFill, type FillPlan, type PlannedCall } from './fill.ts';
 import {
   actionQuestion,

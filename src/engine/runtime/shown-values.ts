@@ -40,15 +40,21 @@ function numberFormat(language: string): Intl.NumberFormat {
   return f;
 }
 
+/**
+ * A date (YYYY-MM-DD) in words in `language` ("March 15, 1990", "15. März 1990"); anything else as
+ * it is. Only a real day is put in words: formatting 2024-02-32 would throw.
+ */
+export function dateInWords(iso: string, language: string): string {
+  return isRealDate(iso) ? dateFormat(language).format(new Date(`${iso}T00:00:00Z`)) : iso;
+}
+
 /** One value as a visitor should read it. */
 export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknown): unknown {
   const label = cat.choiceLabels.get(name)?.get(String(value));
   if (label !== undefined) return label;
-  // Only a real day is put in words: formatting 2024-02-32 would throw. (Such a value cannot be
-  // stored, as every way in converts to the variable's type; this keeps the screen safe anyway.)
-  if (cat.variables.get(name)?.type === 'date' && typeof value === 'string' && isRealDate(value)) {
-    return dateFormat(flow.language).format(new Date(`${value}T00:00:00Z`));
-  }
+  // A date that is no real day cannot be stored (every way in converts to the variable's type);
+  // dateInWords keeps the screen safe anyway.
+  if (cat.variables.get(name)?.type === 'date' && typeof value === 'string') return dateInWords(value, flow.language);
   if (typeof value === 'number' && Number.isFinite(value)) return numberFormat(flow.language).format(value);
   return value;
 }
