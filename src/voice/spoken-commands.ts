@@ -3,27 +3,12 @@
 // a whole answer counts ("please repeat that", not "repeat my email address"), in the visit's
 // language, so these never reach the flow or the model, and nothing else is taken from them.
 
+import { foldPhrase } from '../engine/runtime/words.ts';
 import { COMMAND_PHRASES, type CommandPhrases, type SpokenCommand } from './command-phrases.ts';
 
 export type { SpokenCommand } from './command-phrases.ts';
 
-/**
- * Lower case, marks dropped (é → e, أ → ا: recognition spells these either way), Arabic letters
- * in one form each, punctuation as spaces, apostrophes straightened, spaces collapsed.
- */
-export function plainWords(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/ة/g, 'ه')
-    .replace(/ى/g, 'ي')
-    .replace(/[\u2018\u2019`]/g, "'")
-    .replace(/[^\p{L}\p{N}']+/gu, ' ')
-    .trim();
-}
-
-/** One language's phrases, read once into plain words. */
+/** One language's phrases, read once into words as the engine compares them (foldPhrase). */
 interface Reading {
   commands: Map<string, SpokenCommand>;
   polite: string[];
@@ -41,14 +26,14 @@ function reading(language: string): Reading | null {
   if (!phrases) return null;
   const commands = new Map<string, SpokenCommand>();
   for (const [command, said] of Object.entries(phrases.commands) as [SpokenCommand, readonly string[]][]) {
-    for (const phrase of said) commands.set(plainWords(phrase), command);
+    for (const phrase of said) commands.set(foldPhrase(phrase), command);
   }
   const numbers = new Map<string, number>();
-  phrases.numbers.forEach((w, i) => numbers.set(plainWords(w), i + 1));
-  phrases.ordinals.forEach((w, i) => numbers.set(plainWords(w), i + 1));
-  const fillers = new Set(phrases.numberWords.flatMap((w) => plainWords(w).split(' ')));
+  phrases.numbers.forEach((w, i) => numbers.set(foldPhrase(w), i + 1));
+  phrases.ordinals.forEach((w, i) => numbers.set(foldPhrase(w), i + 1));
+  const fillers = new Set(phrases.numberWords.flatMap((w) => foldPhrase(w).split(' ')));
   // Longest first, so that "could you" goes before "you" would.
-  const polite = phrases.polite.map(plainWords).sort((a, b) => b.length - a.length);
+  const polite = phrases.polite.map(foldPhrase).sort((a, b) => b.length - a.length);
   const made = { commands, polite, numbers, fillers };
   readings.set(primary, made);
   return made;
@@ -74,7 +59,7 @@ function withoutPolite(words: string, polite: readonly string[]): string {
 export function spokenCommand(text: string, language: string): SpokenCommand | null {
   const r = reading(language);
   if (!r) return null;
-  const words = plainWords(text);
+  const words = foldPhrase(text);
   return r.commands.get(words) ?? r.commands.get(withoutPolite(words, r.polite)) ?? null;
 }
 
@@ -84,7 +69,7 @@ export function spokenCommand(text: string, language: string): SpokenCommand | n
  */
 export function spokenNumber(text: string, language: string): number | null {
   const r = reading(language);
-  const words = withoutPolite(plainWords(text), r?.polite ?? []);
+  const words = withoutPolite(foldPhrase(text), r?.polite ?? []);
   if (!words) return null;
   const tokens = words.split(' ');
   const valueOf = (t: string): number | undefined => (/^\d{1,2}$/.test(t) ? Number(t) : r?.numbers.get(t));

@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { COMMAND_PHRASES } from '../../src/voice/command-phrases.ts';
-import { plainWords, spokenCommand, spokenNumber } from '../../src/voice/spoken-commands.ts';
+import { foldPhrase } from '../../src/engine/runtime/words.ts';
+import { spokenCommand, spokenNumber } from '../../src/voice/spoken-commands.ts';
 
 describe('spokenCommand', () => {
   it.each([
@@ -45,7 +46,7 @@ describe('spokenCommand', () => {
 
   it('has every command in every language, no phrase twice, and none that is also a number', () => {
     for (const [language, phrases] of Object.entries(COMMAND_PHRASES)) {
-      const all = Object.values(phrases.commands).flat().map(plainWords);
+      const all = Object.values(phrases.commands).flat().map(foldPhrase);
       expect(new Set(all).size, language).toBe(all.length);
       for (const said of Object.values(phrases.commands)) expect(said.length, language).toBeGreaterThan(0);
       for (const phrase of all) expect(spokenNumber(phrase, language), `${language}: ${phrase}`).toBeNull();
