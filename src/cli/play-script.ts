@@ -86,7 +86,7 @@ export function play(script: Script, loaded: LoadedFlow, heard?: (messages: read
 }
 
 /** A `wait` step: lets time pass as a kiosk would, every deadline on the way firing at its own moment. */
-function letTimePass(seconds: number, engine: FlowEngine, clock: VirtualClock, record: (ms: EngineMessage[]) => void): void {
+export function letTimePass(seconds: number, engine: FlowEngine, clock: VirtualClock, record: (ms: EngineMessage[]) => void): void {
   const until = clock.now() + seconds * 1000;
   for (let due = engine.view.nextDeadline; due !== null && due <= until; due = engine.view.nextDeadline) {
     if (due > clock.now()) clock.advance(due - clock.now());
