@@ -69,7 +69,10 @@ export const KIOSK_PWA: Partial<VitePWAOptions> = {
     // its manifest (the kiosk's own manifest is added by the plugin). Source maps stay out.
     globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,onnx}', 'studio/*.webmanifest'],
     maximumFileSizeToCacheInBytes: MAX_PRECACHED_BYTES,
-    // Every page address is the kiosk; /api/ never is, and is never answered from a cache.
+    // A page's settings are in its query (?flow=…, the studio's ?example=…, its preview's ?run=…):
+    // the cached page serves whatever the query says.
+    ignoreURLParametersMatching: [/.*/],
+    // Every other page address is the kiosk; /api/ never is, and is never answered from a cache.
     navigateFallback: 'index.html',
     navigateFallbackDenylist: [NEVER_CACHED],
     runtimeCaching: [],

@@ -18,8 +18,12 @@ export interface PlacedNode {
   height: number;
   /** the name shown: the state's id, "end", "error" */
   name: string;
-  /** the marks under the name: its screen, its gate, the tools waiting for a yes, what runs on entering */
-  marks: { kind: 'screen' | 'gate' | 'yes' | 'calls' | 'missing'; text: string }[];
+  /**
+   * The marks under the name: where a visit starts, its screen, its gate, the tools waiting for a
+   * yes, what runs on entering; `names` is what the mark is about (the page words it, in its
+   * language, from `kind`), `text` the mark in English (for `vfdl graph`'s readers and the box's size).
+   */
+  marks: { kind: 'start' | 'screen' | 'gate' | 'yes' | 'calls' | 'missing'; names: string; text: string }[];
 }
 
 /** An edge placed: the line's points and its label's lines where dagre put them. */
@@ -62,11 +66,12 @@ export function wrap(text: string, width = LABEL_CHARS): string[] {
 
 function marksOf(n: FlowNode): PlacedNode['marks'] {
   const marks: PlacedNode['marks'] = [];
-  if (n.kind === 'missing') marks.push({ kind: 'missing', text: 'not in the flow' });
-  if (n.screen) marks.push({ kind: 'screen', text: n.screen });
-  if (n.gate) marks.push({ kind: 'gate', text: `gate: ${n.gate.join(', ')}` });
-  if (n.waitsForYes.length) marks.push({ kind: 'yes', text: `waits for a yes: ${n.waitsForYes.join(', ')}` });
-  if (n.callsOnEntering.length) marks.push({ kind: 'calls', text: `runs ${n.callsOnEntering.join(', ')}` });
+  if (n.initial) marks.push({ kind: 'start', names: '', text: 'where a visit starts' });
+  if (n.kind === 'missing') marks.push({ kind: 'missing', names: '', text: 'not in the flow' });
+  if (n.screen) marks.push({ kind: 'screen', names: n.screen, text: n.screen });
+  if (n.gate) marks.push({ kind: 'gate', names: n.gate.join(', '), text: `gate: ${n.gate.join(', ')}` });
+  if (n.waitsForYes.length) marks.push({ kind: 'yes', names: n.waitsForYes.join(', '), text: `waits for a yes: ${n.waitsForYes.join(', ')}` });
+  if (n.callsOnEntering.length) marks.push({ kind: 'calls', names: n.callsOnEntering.join(', '), text: `runs ${n.callsOnEntering.join(', ')}` });
   return marks;
 }
 

@@ -145,7 +145,8 @@ export class FlowEditor {
       autocompletion({ override: [complete(options.names)] }),
       keyHelp,
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
-      EditorView.contentAttributes.of({ 'aria-label': options.label }),
+      // tabindex: an editable area is in the tab order anyway; said, so that checkers see its scroller can be reached.
+      EditorView.contentAttributes.of({ 'aria-label': options.label, tabindex: '0' }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) options.changed(update.state.doc.toString());
       }),
