@@ -5,7 +5,7 @@
 // web manifest (scope /studio/), written here; the preview (the kiosk inside the studio) links none.
 
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { build, type Plugin, type UserConfig } from 'vite';
+import { build, type InlineConfig, type Plugin, type UserConfig } from 'vite';
 import { STUDIO_MANIFEST, STUDIO_MANIFEST_PATH } from '../src/pwa/pwa-options.ts';
 
 /** The studio's page links the studio's manifest. */
@@ -22,7 +22,7 @@ function studioManifest(): Plugin {
 }
 
 /** The studio's build: its two pages into `outDir` beside the kiosk's files, which it leaves alone. */
-export function studioBuildConfig(root: string, outDir: string, base: Pick<UserConfig, 'resolve'>): UserConfig {
+export function studioBuildConfig(root: string, outDir: string, base: Pick<UserConfig, 'resolve'>): InlineConfig {
   return {
     configFile: false,
     root,

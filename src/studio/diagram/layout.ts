@@ -31,7 +31,8 @@ export interface PlacedEdge {
   from: string;
   to: string;
   points: { x: number; y: number }[];
-  label: { x: number; y: number; width: number; height: number; lines: string[] };
+  /** the label's lines; `condition`: a line of the guard in words (drawn apart from the ways) */
+  label: { x: number; y: number; width: number; height: number; lines: { text: string; condition: boolean }[] };
   /** the guard in words, or "otherwise", when the edge has one */
   condition?: string;
   /** the full label, for screen readers and the text form of the diagram */
@@ -48,7 +49,7 @@ export interface DiagramLayout {
 /** Average advance of the diagram's 13 px sans-serif text; a box a little too wide is no harm. */
 const CHAR = 7.4;
 const LINE = 17;
-const LABEL_CHARS = 26;
+const LABEL_CHARS = 18;
 
 /** Words wrapped into lines of at most `width` characters (a longer word stands alone). */
 export function wrap(text: string, width = LABEL_CHARS): string[] {
@@ -77,11 +78,11 @@ function marksOf(n: FlowNode): PlacedNode['marks'] {
 
 const nameOf = (n: FlowNode) => (n.id === END ? 'end' : n.id === ERROR ? 'error' : n.id);
 
-function edgeLines(e: FlowEdge): string[] {
+function edgeLines(e: FlowEdge): { text: string; condition: boolean }[] {
   const ways = wrap(e.ways.map((w) => w.text).join(' or '));
   const when = e.condition === undefined ? [] : wrap(e.condition === 'otherwise' ? 'otherwise' : `if ${e.condition}`);
   const sets = e.sets ? wrap(`sets ${e.sets}`) : [];
-  return [...ways, ...when, ...sets];
+  return [...ways.map((text) => ({ text, condition: false })), ...when.map((text) => ({ text, condition: true })), ...sets.map((text) => ({ text, condition: false }))];
 }
 
 /** Lays the drawing out, top to bottom. */
@@ -100,7 +101,7 @@ export function layOut(drawing: FlowDrawing): DiagramLayout {
   }
   drawing.edges.forEach((e, i) => {
     const lines = edgeLines(e);
-    const width = Math.ceil(Math.max(...lines.map((l) => l.length)) * CHAR) + 10;
+    const width = Math.ceil(Math.max(...lines.map((l) => l.text.length)) * CHAR) + 10;
     g.setEdge(e.from, e.to, { width, height: lines.length * LINE + 4, labelpos: 'c', lines, index: i }, `e${i}`);
   });
   dagre.layout(g);
@@ -115,7 +116,7 @@ export function layOut(drawing: FlowDrawing): DiagramLayout {
       from: e.from,
       to: e.to,
       points: label.points ?? [],
-      label: { x: label.x ?? 0, y: label.y ?? 0, width: label.width ?? 0, height: label.height ?? 0, lines: label['lines'] as string[] },
+      label: { x: label.x ?? 0, y: label.y ?? 0, width: label.width ?? 0, height: label.height ?? 0, lines: label['lines'] as { text: string; condition: boolean }[] },
       ...(e.condition ? { condition: e.condition } : {}),
       text: e.label,
     };
