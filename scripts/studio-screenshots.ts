@@ -52,7 +52,7 @@ try {
   await page.locator('.problems li.error').waitFor();
   await page.getByRole('textbox', { name: 'The flow file, in YAML' }).locator('.cm-lintRange-error').hover();
   await page.locator('.cm-tooltip-lint').waitFor();
-  await shoot(page, 'studio-typo', { x: 0, y: 0, width: 720, height: 900 });
+  await shoot(page, 'studio-typo', { x: 0, y: 0, width: 1100, height: 900 });
   await page.keyboard.press('Control+z');
 
   // The library card's diagram: its age guard in words, the tool that waits for a yes.

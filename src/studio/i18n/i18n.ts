@@ -4,7 +4,11 @@
 
 import { addMessages, init, locale, _ } from 'svelte-i18n';
 import { derived, type Readable } from 'svelte/store';
+import { ar } from './messages-ar.ts';
+import { de } from './messages-de.ts';
 import { en, type StudioMessages } from './messages-en.ts';
+import { es } from './messages-es.ts';
+import { fr } from './messages-fr.ts';
 
 type Paths<T, P extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Paths<T[K], `${P}${K}.`>;
@@ -13,7 +17,7 @@ type Paths<T, P extends string = ''> = {
 /** A message of the studio's catalogs, as `area.name`. */
 export type StudioKey = Paths<StudioMessages>;
 
-const CATALOGS: Readonly<Record<string, StudioMessages>> = { en };
+const CATALOGS: Readonly<Record<string, StudioMessages>> = { en, de, fr, es, ar };
 
 for (const [language, messages] of Object.entries(CATALOGS)) addMessages(language, messages);
 void init({ fallbackLocale: 'en', initialLocale: 'en' });

@@ -4,6 +4,7 @@
 export const en = {
   studio: {
     title: 'Flow studio',
+    language: 'Studio language',
   },
   file: {
     example: 'Example',
