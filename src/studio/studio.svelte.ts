@@ -103,7 +103,8 @@ export class Studio {
     performance.mark(CHECKED_MARK);
     this.diagnostics = result.diagnostics;
     this.runnable = result.runnable;
-    if (result.summary) this.summary = result.summary;
+    // Kept as it is when it has not changed, so the controls that read it are not drawn again on every key.
+    if (result.summary && JSON.stringify(result.summary) !== JSON.stringify(this.summary)) this.summary = result.summary;
     this.checked = true;
     this.editor?.show(result.diagnostics);
     // The mark once the editor and the problem list show them (the page's next paint follows).
