@@ -6,9 +6,9 @@
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { ApiOptions } from '../../server/api.ts';
@@ -71,6 +71,8 @@ export interface ServerHarnessOptions {
   rootPrefix: string;
   /** strings that must appear in nothing the page saw and in no log line (the key, pieces of it) */
   secrets: readonly string[];
+  /** more files of the site root beside `index.html`, by their path in it (`favicon.svg`) */
+  files?: Readonly<Record<string, string | Uint8Array>>;
 }
 
 /** What a test file gets from `useServerHarness`; its functions can be taken out of it (no `this`). */
@@ -143,6 +145,10 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
 
   beforeAll(() => {
     root = tempSiteRoot(options.rootPrefix);
+    for (const [path, content] of Object.entries(options.files ?? {})) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), content);
+    }
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
