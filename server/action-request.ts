@@ -4,8 +4,11 @@
 // built here from the server's own copy of the flow, by the engine's own http-call.ts.
 
 import { createHash } from 'node:crypto';
-import { resolveTool } from '../src/engine/language/flow.ts';
+import { buildCatalog, type Catalog } from '../src/engine/language/catalog.ts';
+import { dayOf } from '../src/engine/language/dates.ts';
+import { resolveTool, type Flow } from '../src/engine/language/flow.ts';
 import { own } from '../src/engine/language/records.ts';
+import { checkEffectValues } from '../src/engine/runtime/effect-values.ts';
 import { httpCall } from '../src/engine/runtime/http-call.ts';
 import type { FlowLibrary, FlowName } from './flow-library.ts';
 
@@ -82,6 +85,14 @@ export interface RefusedAsk {
   message: string;
 }
 
+/** A value the page sent that the flow's own rules refuse: the page's mistake (a 400), naming the value. */
+export interface RefusedValue {
+  error: 'invalid_value';
+  /** the parameter or variable whose value is refused */
+  param: string;
+  message: string;
+}
+
 /** The ask in `value` (the parsed JSON body), or a message saying what is wrong with it. */
 export function readActionAsk(value: unknown): ActionAsk | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'The request must be a JSON object.';
@@ -126,7 +137,7 @@ function readValues(value: unknown): Record<string, unknown> | string {
  * The request the flow's own effect makes for `ask`, from the server's copy of the flow: the page
  * names the flow, state and tool and gives values; method, url, body and headers are the flow's.
  */
-export function buildActionRequest(ask: ActionAsk, library: FlowLibrary): ActionRequest | RefusedAsk {
+export function buildActionRequest(ask: ActionAsk, library: FlowLibrary): ActionRequest | RefusedAsk | RefusedValue {
   const flow = library.find(ask.flow);
   const named = `${ask.flow.source}${ask.flow.version ? ` (version ${ask.flow.version.slice(0, 8)})` : ''}`;
   if (!flow || flow.id !== ask.flowId) {
@@ -135,6 +146,9 @@ export function buildActionRequest(ask: ActionAsk, library: FlowLibrary): Action
   const state = own(flow.states, ask.state);
   const tool = state ? resolveTool(flow, state, ask.tool) : undefined;
   if (!tool?.http) return { error: 'unknown_flow', message: `The flow ${flow.id} has no tool ${ask.tool} with an HTTP effect in the state ${ask.state}. Nothing was sent.` };
+  // Every value is held to the flow's own rules, as the page's engine held it, before it is used.
+  const checked = checkEffectValues(flow, catalogOf(flow), tool, ask.values, dayOf(Date.now()));
+  if (!checked.ok) return { error: 'invalid_value', param: checked.name, message: `The value of "${checked.name}" ${checked.problem}; nothing was sent.` };
   const call = httpCall(tool.http, ask.values);
   if ('refused' in call) return { error: 'refused_values', message: `Not sent: ${call.refused}.` };
   const method = call.method.toUpperCase();
@@ -147,6 +161,15 @@ export function buildActionRequest(ask: ActionAsk, library: FlowLibrary): Action
   if (call.timeout_seconds !== undefined) request.timeoutMs = Math.ceil(call.timeout_seconds * 1000);
   request.fingerprint = fingerprint(request);
   return request;
+}
+
+const catalogs = new WeakMap<Flow, Catalog>();
+
+/** The flow's catalog (its variables' types and field rules), worked out once per flow. */
+function catalogOf(flow: Flow): Catalog {
+  let cat = catalogs.get(flow);
+  if (!cat) catalogs.set(flow, (cat = buildCatalog(flow)));
+  return cat;
 }
 
 function readHeaders(value: unknown): Record<string, string> | string {

@@ -183,6 +183,10 @@ async function readRequest({ library, say }: Actions, req: IncomingMessage, res:
     return sendRefusal(res, 400, 'invalid_request', ask, typeof id === 'string' && ACTION_ID.test(id) ? { action_id: id } : {});
   }
   const built = buildActionRequest(ask, library);
+  if ('error' in built && built.error === 'invalid_value') {
+    say(`[actions] ${ask.flowId} ${ask.tool} id=${ask.actionId}: refused the value of "${built.param}" (400), not sent`);
+    return sendRefusal(res, 400, 'invalid_value', built.message, { action_id: ask.actionId, param: built.param });
+  }
   return 'error' in built ? { ...built, actionId: ask.actionId, flowId: ask.flowId, tool: ask.tool } : built;
 }
 
