@@ -10,6 +10,7 @@ import { resolveTool, type Flow } from '../src/engine/language/flow.ts';
 import { own } from '../src/engine/language/records.ts';
 import { checkEffectValues } from '../src/engine/runtime/effect-values.ts';
 import { httpCall } from '../src/engine/runtime/http-call.ts';
+import { OWN_FILES, placeOf } from './flow-address.ts';
 import type { FlowLibrary, FlowName } from './flow-library.ts';
 
 /** The methods an action may use. */
@@ -79,10 +80,16 @@ export interface ActionRequest {
   fingerprint: string;
 }
 
-/** Why an action the page asked for is not built: the server does not know it, or its values are refused. */
+/** Why an action the page asked for is not built: the server does not know it (or no longer loads flows from where it came), or its values are refused. */
 export interface RefusedAsk {
-  error: 'unknown_flow' | 'invalid_flow' | 'refused_values';
+  error: 'unknown_flow' | 'flow_origin_not_allowed' | 'invalid_flow' | 'refused_values';
   message: string;
+}
+
+/** Where the server loads flows from, for the request at hand: its own host (the request's Host) and FLOW_ALLOWED_ORIGINS. */
+export interface FlowsFrom {
+  host: string | undefined;
+  origins: readonly string[];
 }
 
 /** A value the page sent that the flow's own rules refuse: the page's mistake (a 400), naming the value. */
@@ -137,9 +144,18 @@ function readValues(value: unknown): Record<string, unknown> | string {
  * The request the flow's own effect makes for `ask`, from the server's copy of the flow: the page
  * names the flow, state and tool and gives values; method, url, body and headers are the flow's.
  */
-export function buildActionRequest(ask: ActionAsk, library: FlowLibrary): ActionRequest | RefusedAsk | RefusedValue {
-  const flow = library.find(ask.flow);
+export function buildActionRequest(ask: ActionAsk, library: FlowLibrary, where: FlowsFrom): ActionRequest | RefusedAsk | RefusedValue {
   const named = `${ask.flow.source}${ask.flow.version ? ` (version ${ask.flow.version.slice(0, 8)})` : ''}`;
+  // A flow kept from an address runs only while the server would still load it from there.
+  const place = library.isBundled(ask.flow.source) ? null : placeOf(ask.flow.source, where.host, where.origins);
+  if (place && 'refused' in place) {
+    if (place.error === 'invalid_request') return { error: 'unknown_flow', message: `${place.refused} Nothing was sent.` };
+    return {
+      error: 'flow_origin_not_allowed',
+      message: `The flow ${named} comes from ${place.origin}, which is not among the origins this kiosk's server loads flows from (FLOW_ALLOWED_ORIGINS): its actions do not run. Nothing was sent.`,
+    };
+  }
+  const flow = library.find(ask.flow, place ? ('own' in place ? OWN_FILES : place.remote.origin) : undefined);
   if (!flow || flow.id !== ask.flowId) {
     return { error: 'unknown_flow', message: `This kiosk's server does not know the flow ${named}: it runs actions only of the flows it bundles or loaded itself. Nothing was sent.` };
   }

@@ -18,6 +18,9 @@ import { FlowLibrary } from '../../server/flow-library.ts';
 import type { Memory } from '../../server/storage/memory.ts';
 import { emptyTestMemory } from './test-memory.ts';
 
+/** Where the flows a test keeps (`keepFlow`) say they came from; every kiosk of the harness loads flows from it. */
+export const FLOWS_ORIGIN = 'https://flows.example';
+
 /** The page the temporary site root serves as `index.html`. */
 export const SITE_PAGE = '<!doctype html><title>kiosk</title>';
 
@@ -160,7 +163,7 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
     for (const secret of options.secrets) expect(everything).not.toContain(secret);
   });
 
-  const keepFlow = (text: string, source = `https://flows.example/test-${++flowSeq}.yaml`): FlowNamed => {
+  const keepFlow = (text: string, source = `${FLOWS_ORIGIN}/test-${++flowSeq}.yaml`): FlowNamed => {
     const version = library.keep(source, text);
     if (!version) throw new Error(`the test flow for ${source} does not load`);
     return { flow_source: source, flow_version: version };
@@ -185,7 +188,8 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
       return { base: `http://127.0.0.1:${port}/v1`, received };
     },
     startKiosk: async (services, api = {}, memory) => {
-      const config = { llm: null, stt: null, tts: null, ...services };
+      // The flows keepFlow keeps come from FLOWS_ORIGIN: the server runs their actions while it would load flows from there.
+      const config = { llm: null, stt: null, tts: null, ...services, flowOrigins: [FLOWS_ORIGIN, ...(services.flowOrigins ?? [])] };
       const server = await startServer({ root, config, host: '127.0.0.1', port: 0, memory: memory ?? (await testMemory()), api: { log: (line) => logs.push(line), flows: { library }, ...api } });
       cleanups.push(() => server.close());
       return server.url;
