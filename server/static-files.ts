@@ -6,7 +6,8 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join, sep } from 'node:path';
+import { extname, join, sep } from 'node:path';
+import { contentType } from 'mime-types';
 import send from 'send';
 
 /** Headers a file gets beside what `send` sets: its type and how long it may be cached. */
@@ -75,6 +76,8 @@ export function createStaticFiles(root: string, headers: FileHeaders): FileHandl
     const gzip = takesGzip(req) && files.has(`${found}.gz`);
     const file = send(req, encodeURI(gzip ? `${found}.gz` : found), { root, dotfiles: 'allow', index: false, cacheControl: false, etag: true, lastModified: true });
     file.on('headers', (answer: ServerResponse) => {
+      // Typed as the file asked for, the gzip copy too (send would name a .gz application/gzip).
+      answer.setHeader('content-type', contentType(extname(found)) || 'application/octet-stream');
       headers(answer, found);
       if (gzip) answer.setHeader('content-encoding', 'gzip');
     });
