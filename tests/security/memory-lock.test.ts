@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPglite } from '../../server/storage/pglite.ts';
 import { SITE_PAGE } from '../support/server-harness.ts';
-import { pgliteTemplate } from '../support/test-memory.ts';
+import { emptyPgliteFolder } from '../support/test-memory.ts';
 
 const MAIN = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
 /** tsx's loader, in the server's own process (`npx tsx` would run it in a child of its own). */
@@ -76,7 +75,7 @@ describe('the memory after a kill -9', () => {
     mkdirSync(join(cwd, 'dist'), { recursive: true });
     writeFileSync(join(cwd, 'dist', 'index.html'), SITE_PAGE);
     const dataDir = join(scratch, 'data');
-    await (await openPglite(dataDir, { loadDataDir: await pgliteTemplate() })).close();
+    await emptyPgliteFolder(dataDir);
 
     const first = await startServer(cwd, dataDir, true);
     expect(first.url, first.output).not.toBeNull();
