@@ -148,5 +148,15 @@ export const textList = (doc: string): Shape => ({
   doc: `${doc}; or a map from language to such a list`,
   localized: 'list',
 });
+/**
+ * `shape`, with a mistake authors make in its place told in one message with its fix, instead of
+ * "expected text, found mapping" (a step's time-out written where the visit's belongs).
+ */
+export const withMistake = (shape: Shape, mistake: (value: unknown) => string | undefined, doc?: string): Shape => ({
+  kind: 'union',
+  options: [shape],
+  ...(doc ?? shape.doc ? { doc: doc ?? shape.doc } : {}),
+  mistake,
+});
 export const req = (shape: Shape): Prop => ({ shape, required: true });
 export const ignored = (shape: Shape, why: string): Prop => ({ shape, notActedOn: why });

@@ -130,6 +130,8 @@ export function positionOf(src: FlowSource, path: SourcePath, key = false): { li
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
     const last = i === path.length - 1;
+    // An alias (`*scale`) stands for what its anchor holds: a problem inside it is where that is written.
+    if (isAlias(node)) node = node.resolve(src.doc);
     if (isMap(node)) {
       const pair = pairOf(src.doc, node, String(seg));
       if (!pair) break;
@@ -173,13 +175,21 @@ function pairOf(doc: Document.Parsed, map: YAMLMap, key: string, depth = 0): Pai
   return undefined;
 }
 
-/** Collects diagnostics for one source, positioned by path. */
+/**
+ * Collects diagnostics for one source, positioned by path. A finding already made at the same
+ * place is not made again: a piece written once and used in several places (an alias, a merge)
+ * has each of its problems said once, where it is written.
+ */
 export class Reporter {
   readonly diagnostics: Diagnostic[] = [];
+  private readonly seen = new Set<string>();
   constructor(readonly src: FlowSource) {}
 
   report(severity: Severity, code: DiagnosticCode, path: SourcePath, message: string, key = false): void {
     const { line, col } = positionOf(this.src, path, key);
+    const finding = `${line}:${col}:${severity}:${code}:${message}`;
+    if (this.seen.has(finding)) return;
+    this.seen.add(finding);
     this.diagnostics.push({ file: this.src.file, line, col, severity, code, message });
   }
   error(code: DiagnosticCode, path: SourcePath, message: string, key = false): void {

@@ -4,7 +4,7 @@
 // transition leads (targets, branches, guards) is in syntax-targets.ts.
 
 import { FIELD_RULES } from './field-rules.ts';
-import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
+import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, withMistake, type Shape } from './shapes.ts';
 import { branch, condition, guard, stateName, targetSpec, variableName } from './syntax-targets.ts';
 
 export type { KeyRule, Prop, Shape } from './shapes.ts';
@@ -309,7 +309,13 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = { extensions: true,
     settings: obj({
       base_system_prompt: text('Prepatu spelling of base_prompt'),
       max_duration_secs: seconds('a hard cap on one visitor\'s session, in seconds', 1),
-      on_timeout: stateName,
+      on_timeout: withMistake(
+        str('the state a visit goes to when max_duration_secs runs out (default: the end)'),
+        (v) =>
+          v !== null && typeof v === 'object'
+            ? 'settings.on_timeout names the state a visit goes to when settings.max_duration_secs runs out (on_timeout: front_desk); a step\'s own time-out, with its seconds and target, goes under that state\'s transitions: (transitions: { on_timeout: { seconds: 30, target: … } })'
+            : undefined,
+      ),
       on_error: stateName,
       llm_required: bool('the flow cannot run on the offline agent'),
       allow_back: bool('show a Back control that returns to the previous state'),
