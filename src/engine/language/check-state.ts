@@ -5,6 +5,8 @@ import { checkStateTools } from './check-tools.ts';
 import { checkTransitions } from './check-transitions.ts';
 import { didYouMean } from './diagnostics.ts';
 import { resolveTool, TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
+import { pickText } from './localize.ts';
+import { own } from './records.ts';
 import type { SemanticContext } from './semantic-context.ts';
 import type { Reporter } from './source.ts';
 
@@ -56,13 +58,30 @@ function checkTexts(c: SemanticContext, s: StateDef): void {
   checkTemplate(s.ui.title, uiTextPath(c, s, s.ui.title), 'the artifact title');
   checkTemplate(s.ui.text, uiTextPath(c, s, s.ui.text), 'the artifact text');
   s.ui.fields.forEach((f) => checkTemplate(f.label, [...f.at, 'label'], 'a field label'));
-  for (const [name, value] of Object.entries(s.ui.params ?? {})) {
-    if (typeof value === 'string') checkTemplate(value, [...s.at, 'ui', 'params', name], `the card's "${name}"`);
-  }
+  // params as written: a mapping of label to value, or a list of { label, value } (its labels may be text maps).
+  const written = rawAt(c, [...s.at, 'ui', 'params']);
+  const lines = Array.isArray(written) ? written.map((l, i) => [labelOf(c, rawAt(c, [...s.at, 'ui', 'params', i, 'label'])), asValue(l), [...s.at, 'ui', 'params', i, 'value']] as const) : Object.entries(s.ui.params ?? {}).map(([label, value]) => [label, value, [...s.at, 'ui', 'params', label]] as const);
+  for (const [label, value, at] of lines) if (typeof value === 'string') checkTemplate(value, at, `the card's "${label}"`);
   if (s.ui.type === 'options' && s.ui.variable === undefined && !Object.hasOwn(s.transitions.onUiEvent, 'option_select')) {
     c.r.error('no-effect', [...s.at, 'ui', 'options'], 'a tap on these options would do nothing: name the variable a tap sets (variable: …), or say where a tap leads (on_ui_event: { option_select: … })');
   }
 }
+
+/** The value written at `path` in the file (before its texts are put in one language). */
+function rawAt(c: SemanticContext, path: SourcePath): unknown {
+  let node: unknown = c.r.src.data;
+  for (const key of path) node = node !== null && typeof node === 'object' ? own(node as Record<string, unknown>, String(key)) : undefined;
+  return node;
+}
+
+/** A label as written, in the flow's own language when it is a text map. */
+function labelOf(c: SemanticContext, label: unknown): string {
+  if (typeof label === 'string') return label;
+  const picked = label !== null && typeof label === 'object' ? pickText(label as Record<string, unknown>, c.flow.defaultLanguage, c.flow.defaultLanguage) : undefined;
+  return typeof picked === 'string' ? picked : '';
+}
+
+const asValue = (line: unknown): unknown => (line !== null && typeof line === 'object' ? own(line as Record<string, unknown>, 'value') : undefined);
 
 /** The artifact key (title, prompt, text or content) whose text became `text`. */
 function uiTextPath(c: SemanticContext, s: StateDef, text: string | undefined): SourcePath {

@@ -46,8 +46,8 @@ export type Shape =
       keyDoc?: string;
       /** the fewest entries it may have, and why */
       min?: { count: number; why: string };
-      /** a pattern every key must match, and what is wrong with one that does not */
-      keys?: { pattern: string; problem: (key: string) => string; code: DiagnosticCode };
+      /** a pattern every key must match, and what is wrong with one that does not (its value given too) */
+      keys?: { pattern: string; problem: (key: string, value: unknown) => string; code: DiagnosticCode };
     }
   | { kind: 'array'; doc?: string; items: Shape; min?: { count: number; why: string } }
   | {

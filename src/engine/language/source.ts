@@ -30,10 +30,12 @@ export function readFlowSource(text: string, file: string): FlowSource {
     return { file, doc: parseDocument('', { lineCounter: lines }), lines, data: null, diagnostics };
   }
   // Merge keys (`<<: *base`) put a mapping's entries into another, as YAML 1.1 has them.
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true });
+  // logLevel error: the yaml package's warnings (a mapping as a key) are said here as diagnostics, never on stderr.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true, logLevel: 'error' });
   const diagnostics: Diagnostic[] = onePerConstruct(doc.errors, text, lines).map((e) => yamlProblem(doc, lines, file, e, text));
+  if (doc.errors.length === 0) diagnostics.push(...collectionKeys(doc, lines, file));
   const src: FlowSource = { file, doc, lines, data: null, diagnostics };
-  if (doc.errors.length === 0) {
+  if (diagnostics.length === 0) {
     try {
       src.data = doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
@@ -47,6 +49,28 @@ export function readFlowSource(text: string, file: string): FlowSource {
     }
   }
   return src;
+}
+
+/**
+ * Keys written as a mapping or a list (`{ en: Room, fr: Chambre }: "{room}"`): a key is a name,
+ * and the yaml package would turn one into its text. Under a card's `params` the fix is the list
+ * form, whose labels may be given per language.
+ */
+function collectionKeys(doc: Document.Parsed, lines: LineCounter, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, {
+    Pair(_, pair, path) {
+      if (!isMap(pair.key) && !isSeq(pair.key)) return;
+      const holder = [...path].reverse().find((n) => isPair(n)) as Pair | undefined;
+      const inParams = holder !== undefined && isScalar(holder.key) && holder.key.value === 'params';
+      const message = inParams
+        ? 'a label of params is a key, so it cannot be a text map: to give labels in several languages, write params as a list, - { label: { en: Room, fr: Chambre }, value: "{room_number}" }'
+        : `a key is a name, not a ${isMap(pair.key) ? 'mapping' : 'list'}: write it as text`;
+      const at = lines.linePos(offsetOf(pair.key) ?? 0);
+      out.push({ file, ...at, severity: 'error', code: 'wrong-type', message });
+    },
+  });
+  return out;
 }
 
 /**

@@ -132,7 +132,7 @@ function checkMap(r: Reporter, shape: Extract<Shape, { kind: 'map' }>, value: un
   const entries = Object.entries(value as Record<string, unknown>);
   if (shape.min && entries.length < shape.min.count) r.error('missing-key', path, shape.min.why);
   for (const [k, v] of entries) {
-    if (shape.keys && !new RegExp(shape.keys.pattern, 'u').test(k)) r.error(shape.keys.code, [...path, k], shape.keys.problem(k), true);
+    if (shape.keys && !new RegExp(shape.keys.pattern, 'u').test(k)) r.error(shape.keys.code, [...path, k], shape.keys.problem(k, v), true);
     checkStructure(r, shape.values, v, [...path, k]);
   }
 }

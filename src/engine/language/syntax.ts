@@ -26,6 +26,9 @@ export const FIELD_TYPES = ['text', 'email', 'tel', 'number', 'date', 'select', 
 export const RENDERED_ARTIFACTS = ['form', 'options', 'card'] as const;
 export const OTHER_ARTIFACTS = ['orb_layout', 'navigate', 'feedback', 'dismiss', 'custom'] as const;
 
+/** A variable's name as a template writes it (`{room_number}`). */
+const VARIABLE_NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
+
 /** Where a visit starts: a state of the flow, never one of the reserved ends. */
 const startState = matching('the state a visit starts in', '^(?!__end__$|__error__$)', (v) => `a visit cannot start in "${v}": name a state of this flow`);
 
@@ -76,7 +79,15 @@ const tool = obj(
         url: req(str('the address, with {var} interpolation; it starts with https:// or {origin:NAME}')),
         body: any('a JSON body, with {var} interpolation in its texts'),
         headers: map(str('sent as written; {secret:NAME} is filled in by the server'), 'request headers'),
-        capture: map(str('a dotted path in the JSON answer'), 'variable -> path in the answer'),
+        capture: {
+          ...map(str('a dotted path in the JSON answer'), 'variable -> path in the answer', 'the variable the value goes to'),
+          keys: {
+            pattern: VARIABLE_NAME,
+            problem: (key, value) =>
+              `"${key}" is no variable name: http.capture maps each variable to the path of its value in the answer (variable: path), the other way round from a tool's capture${typeof value === 'string' && new RegExp(VARIABLE_NAME, 'u').test(value) ? `; write ${value}: ${key}` : ''}`,
+            code: 'bad-value',
+          },
+        },
         timeout_seconds: num('seconds the call may take (the server\'s default is 10, its maximum 60)', { min: 0.1, max: 60 }),
       },
       'the HTTP call the runtime performs for this tool',
@@ -163,7 +174,13 @@ const artifact: Shape = {
       options: arr(choice, 'one big button per option'),
       variable: str('for options: the variable a tap sets'),
       actions: arr(uiAction, 'extra buttons that send UI events'),
-      params: map(any(), 'values shown on a card'),
+      params: union(
+        [
+          map(any(), 'label -> value; a text value may use {var}', 'the label'),
+          arr(obj({ label: req(text('the label, as the visitor reads it')), value: any('the value; a text may use {var}') }, 'one line of the card')),
+        ],
+        'values shown on a card: a mapping of label to value, or a list of { label, value } whose labels may be given per language',
+      ),
     },
     'what the screen shows in this state',
   ),
