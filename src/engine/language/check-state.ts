@@ -64,7 +64,27 @@ function checkTexts(c: SemanticContext, s: StateDef): void {
   for (const [label, value, at] of lines) if (typeof value === 'string') checkTemplate(value, at, `the card's "${label}"`);
   if (s.ui.type === 'options' && s.ui.variable === undefined && !Object.hasOwn(s.transitions.onUiEvent, 'option_select')) {
     c.r.error('no-effect', [...s.at, 'ui', 'options'], 'a tap on these options would do nothing: name the variable a tap sets (variable: …), or say where a tap leads (on_ui_event: { option_select: … })');
+  } else if (s.ui.type === 'options' && s.ui.variable === undefined) {
+    checkTapSetsNothing(c, s);
   }
+}
+
+/**
+ * An options step whose tap is stored nowhere, while the step's tool or an utterance rule stores
+ * the same answer spoken: a visitor who taps loses the answer a visitor who speaks gives.
+ */
+function checkTapSetsNothing(c: SemanticContext, s: StateDef): void {
+  const ways = new Map<string, string[]>();
+  const add = (variable: string, way: string) => ways.set(variable, [...(ways.get(variable) ?? []), way]);
+  for (const name of s.agent.tools) {
+    const tool = resolveTool(c.flow, s, name);
+    for (const variable of new Set(Object.values(tool?.capture ?? {}))) add(variable, `tool ${name}`);
+  }
+  for (const rule of s.transitions.onUtterance) for (const variable of [...rule.captureTo, ...rule.namedGroups]) add(variable, 'an on_utterance rule');
+  const [first] = ways.keys();
+  if (first === undefined) return;
+  const said = [...ways].map(([variable, by]) => `${[...new Set(by)].join(' and ')} ${by.length > 1 ? 'set' : 'sets'} "${variable}"`).join('; ');
+  c.r.warn('no-effect', [...s.at, 'ui', 'options'], `a tap on these options stores no value, while the answer said aloud is stored (${said}): a visitor who taps loses it. Name the variable a tap sets: variable: ${first}`);
 }
 
 /** The value written at `path` in the file (before its texts are put in one language). */
