@@ -6,6 +6,7 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import { givenLines } from '../../src/engine/runtime/shown-values.ts';
 import { only, startFlow } from '../support/engine-harness.ts';
 
 afterEach(() => {
@@ -48,5 +49,33 @@ states:
     expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([['wrong-type', 13]]);
     expect(warn).not.toHaveBeenCalled();
     expect(consoleWarn).not.toHaveBeenCalled();
+  });
+});
+
+describe('true and false read as words in the visit language (point 6)', () => {
+  it('shows a boolean on a card, in the summary and on the end list as yes or no', () => {
+    const h = startFlow(`
+id: pharmacy
+language: en
+languages: [en, de, fr, es, ar]
+variables:
+  needs_advice: { type: boolean, default: true, label: Advice wanted }
+  bag: { type: boolean, default: false }
+states:
+  summary:
+    ui:
+      artifact_type: card
+      title: Summary
+      params: { Advice: "{needs_advice}", Bag: "{bag}", Both: "{needs_advice} / {bag}" }
+    transitions: { on_ui_event: { done: __end__ } }
+`);
+    expect(only(h.started, 'flow_state').artifact?.params).toEqual({ Advice: 'Yes', Bag: 'No', Both: 'Yes / No' });
+    const words = (tag: string) => only(h.engine.setLanguage(tag), 'flow_state').artifact?.params;
+    expect(words('de')).toEqual({ Advice: 'Ja', Bag: 'Nein', Both: 'Ja / Nein' });
+    expect(words('fr')).toEqual({ Advice: 'Oui', Bag: 'Non', Both: 'Oui / Non' });
+    expect(words('es')).toEqual({ Advice: 'Sí', Bag: 'No', Both: 'Sí / No' });
+    expect(words('ar')).toEqual({ Advice: 'نعم', Bag: 'لا', Both: 'نعم / لا' });
+    const loaded = h.engine.loaded;
+    expect(givenLines(loaded.flow, loaded.catalog, h.engine.view.values)).toEqual([{ name: 'needs_advice', label: 'Advice wanted', value: 'نعم' }]);
   });
 });
