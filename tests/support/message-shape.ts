@@ -130,7 +130,7 @@ const artifact = shape<Artifact>({
   title: optional(str),
   text: optional(str),
   fields: arrayOf(field),
-  submitLabel: str,
+  submitLabel: optional(str),
   options: arrayOf(choiceOption),
   variable: optional(str),
   actions: arrayOf(shape<UiAction>({ event: str, label: str, tool: optional(str) })),

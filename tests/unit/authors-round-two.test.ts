@@ -4,8 +4,11 @@
 // (tests/fixtures/diagnostics) and the whole flows in tests/fixtures/authoring with their
 // conversation tests.
 
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import { FlowEngine } from '../../src/engine/runtime/engine.ts';
+import { VirtualClock } from '../../src/ports/clock.ts';
 import { givenLines } from '../../src/engine/runtime/shown-values.ts';
 import { only, startFlow } from '../support/engine-harness.ts';
 
@@ -77,5 +80,43 @@ states:
     expect(words('ar')).toEqual({ Advice: 'نعم', Bag: 'لا', Both: 'نعم / لا' });
     const loaded = h.engine.loaded;
     expect(givenLines(loaded.flow, loaded.catalog, h.engine.view.values)).toEqual([{ name: 'needs_advice', label: 'Advice wanted', value: 'نعم' }]);
+  });
+});
+
+describe("the kiosk's own words in the visit language (point 7)", () => {
+  const form = (language: string) => `
+id: anmeldung
+language: ${language}
+states:
+  name:
+    ui:
+      artifact_type: form
+      title: Name
+      fields: [ { id: full_name, label: Name, required: true } ]
+    transitions: { on_ui_event: { form_submit: __end__ } }
+`;
+
+  it("gives a form without submit_label the kiosk's word for Continue in the flow's language", () => {
+    const label = (language: string) => only(startFlow(form(language)).started, 'flow_state').artifact?.submitLabel;
+    expect([label('de-DE'), label('fr'), label('es-US'), label('ar'), label('en-GB'), label('nl')]).toEqual(['Weiter', 'Continuer', 'Continuar', 'متابعة', 'Continue', 'Continue']);
+  });
+
+  it('gives the example clinic its Continue in each visit language, and keeps a label the flow gives', () => {
+    const clinic = loadFlow(readFileSync('flows/clinic-checkin.yaml', 'utf8'), 'clinic.yaml').loaded!;
+    const engine = new FlowEngine(clinic, new VirtualClock(0));
+    const first = only(engine.start(), 'flow_state');
+    expect(first.artifact?.submitLabel).toBe('Continue');
+    expect(only(engine.setLanguage('de-DE'), 'flow_state').artifact?.submitLabel).toBe('Weiter');
+    expect(only(engine.setLanguage('es-US'), 'flow_state').artifact?.submitLabel).toBe('Continuar');
+    const given = startFlow(form('de-DE').replace('title: Name', 'title: Name\n      submit_label: Anmelden'));
+    expect(only(given.started, 'flow_state').artifact?.submitLabel).toBe('Anmelden');
+  });
+
+  it("shows the built-in error card in the visit's language", () => {
+    const h = startFlow(form('fr-FR'));
+    const shown = only(h.send({ type: 'fatal_error', message: 'the model is gone' }), 'flow_state');
+    expect(shown.state).toBe('__error__');
+    expect(shown.artifact?.title).toBe('Désolé, un problème est survenu');
+    expect(shown.artifact?.actions).toEqual([{ event: 'start_over', label: 'Recommencer' }]);
   });
 });

@@ -232,7 +232,11 @@ export interface Artifact {
   /** heading or body text (`prompt`, `text` or `content`) */
   text?: string;
   fields: readonly Field[];
-  submitLabel: string;
+  /**
+   * the form's button; absent in a flow that gives none, where the engine's `flow_state` has the
+   * kiosk's own word in the visit's language ("Continue", "Weiter")
+   */
+  submitLabel?: string;
   options: readonly ChoiceOption[];
   /** for `options`: the variable a tap sets */
   variable?: string;

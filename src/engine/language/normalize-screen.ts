@@ -73,7 +73,7 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
     ...(title !== undefined ? { title } : {}),
     ...(text !== undefined ? { text } : {}),
     fields,
-    submitLabel: asStr(raw['submit_label']) ?? 'Continue',
+    ...(asStr(raw['submit_label']) !== undefined ? { submitLabel: asStr(raw['submit_label'])! } : {}),
     options: normalizeOptions(raw['options']),
     ...(asStr(raw['variable']) !== undefined ? { variable: asStr(raw['variable'])! } : {}),
     actions: normalizeActions(raw['actions']),

@@ -170,7 +170,7 @@ const artifact: Shape = {
       text: text('body text of a card; {var} allowed'),
       content: text('body text of a card; {var} allowed'),
       fields: arr(field, 'the form fields'),
-      submit_label: text('the submit button (default "Continue")'),
+      submit_label: text('the submit button (default: the kiosk\'s word in the visit\'s language, Continue)'),
       options: arr(choice, 'one big button per option'),
       variable: str('for options: the variable a tap sets'),
       actions: arr(uiAction, 'extra buttons that send UI events'),

@@ -14,6 +14,7 @@ import { copy, dict } from '../language/records.ts';
 import type { Turn } from './session.ts';
 import { toolButtons } from '../language/touch.ts';
 import { callOnEntry } from './action-effects.ts';
+import { kioskSentence } from './kiosk-sentences.ts';
 
 /** A state's on_enter or on_exit items, in order: set, clear, emit, and (on entry) call. */
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
@@ -54,8 +55,11 @@ function wireTurnTaking(t: TurnTakingDef): TurnTakingWire {
   };
 }
 
-/** The artifact as the screen shows it: texts filled in, and a date field's bounds as dates on `today`. */
-function renderArtifact(a: Artifact, values: Values, today: string): Artifact {
+/**
+ * The artifact as the screen shows it: texts filled in, a date field's bounds as dates on `today`,
+ * and the form's button in the kiosk's own word for the visit's language where the flow gives none.
+ */
+function renderArtifact(a: Artifact, values: Values, today: string, language: string): Artifact {
   const bounds = (f: Field) =>
     f.type === 'date' ? { ...(f.min !== undefined ? { min: boundOn(f.min, today)! } : {}), ...(f.max !== undefined ? { max: boundOn(f.max, today)! } : {}) } : {};
   return {
@@ -63,7 +67,7 @@ function renderArtifact(a: Artifact, values: Values, today: string): Artifact {
     ...(a.title !== undefined ? { title: interpolate(a.title, values) } : {}),
     ...(a.text !== undefined ? { text: interpolate(a.text, values) } : {}),
     fields: a.fields.map((f) => ({ ...f, label: interpolate(f.label, values), ...bounds(f) })),
-    submitLabel: interpolate(a.submitLabel, values),
+    submitLabel: a.submitLabel !== undefined ? interpolate(a.submitLabel, values) : kioskSentence('continue', language),
     options: a.options.map((o) => ({ ...o, label: interpolate(o.label, values) })),
     actions: a.actions.map((x) => ({ ...x, label: interpolate(x.label, values) })),
     ...(a.params ? { params: dict(Object.entries(a.params).map(([k, v]) => [k, typeof v === 'string' ? interpolate(v, values) : v])) } : {}),
@@ -127,7 +131,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     state: s.id,
     language: t.flow.language,
     epoch: t.s.epoch,
-    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown, dayOf(t.s.now)) : null,
+    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown, dayOf(t.s.now), t.flow.language) : null,
     agent: {
       system_prompt: systemPrompt(t, s),
       tools: [...(t.cat.toolSpecs.get(s.id) ?? [])],
