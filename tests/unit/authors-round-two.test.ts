@@ -120,3 +120,52 @@ states:
     expect(shown.artifact?.actions).toEqual([{ event: 'start_over', label: 'Recommencer' }]);
   });
 });
+
+describe('a guard comparing a variable with another (point 11)', () => {
+  const stay = `
+id: stay
+variables:
+  arrival_date: { type: date }
+  departure_date: { type: date }
+  nights: { type: integer }
+  max_nights: { type: integer, default: 14 }
+states:
+  dates:
+    ui:
+      artifact_type: form
+      fields:
+        - { id: arrival_date, type: date, label: Arrival }
+        - { id: departure_date, type: date, label: Departure }
+        - { id: nights, type: number, label: Nights }
+    transitions:
+      on_ui_event:
+        form_submit:
+          - target: too_long
+            guard: { all: [ { variable: nights, operator: gt, value: "{max_nights}" } ] }
+          - target: booked
+            guard: { all: [ { variable: departure_date, operator: gt, value: "{arrival_date}" } ] }
+          - dates
+  too_long:
+    ui: { artifact_type: card, title: Please ask at the desk }
+  booked:
+    ui: { artifact_type: card, title: Booked }
+`;
+  const submit = (values: Record<string, unknown>) => {
+    const h = startFlow(stay);
+    h.ui('form_submit', { values });
+    return h.engine.view.state;
+  };
+
+  it('holds when departure is after arrival, as dates', () => {
+    expect(submit({ arrival_date: '2025-06-14', departure_date: '2025-06-16', nights: '2' })).toBe('booked');
+    expect(submit({ arrival_date: '2025-06-14', departure_date: '2025-06-14', nights: '0' })).toBe('dates');
+    // As dates, not as texts of different lengths or as numbers: 2025-12-01 is after 2025-09-30.
+    expect(submit({ arrival_date: '2025-09-30', departure_date: '2025-12-01', nights: '62' })).toBe('too_long');
+    expect(submit({ arrival_date: '2025-09-30', departure_date: '2025-10-01', nights: '1' })).toBe('booked');
+  });
+
+  it('compares numbers as numbers, and does not hold against a value never given', () => {
+    expect(submit({ arrival_date: '2025-06-14', departure_date: '2025-07-14', nights: '30' })).toBe('too_long');
+    expect(submit({ departure_date: '2025-06-16', nights: '2' })).toBe('dates');
+  });
+});

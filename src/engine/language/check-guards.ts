@@ -1,10 +1,11 @@
 // Meaning checks on guards and the branches they choose between: each condition names a variable
 // that exists and compares it with a value of its kind (a date with a date or today, a number with
-// a number, an enum with one of its choices, an age with a date variable), and a list of branches
+// a number, an enum with one of its choices, an age with a date variable; another variable's value,
+// `"{arrival_date}"`, of the same kind), and a list of branches
 // has no branch after an unguarded one and ends with one, so no visitor is stuck.
 
 import type { Catalog, VariableInfo } from './catalog.ts';
-import { COMPARABLE_TEXT, isTodayText } from './dates.ts';
+import { COMPARABLE_TEXT, isTodayText, referencedVariable } from './dates.ts';
 import { didYouMean } from './diagnostics.ts';
 import { conditionsOf, stateBranches } from './branches.ts';
 import type { Branch, Condition, Flow, SourcePath } from './flow.ts';
@@ -51,6 +52,19 @@ function mismatch(v: VariableInfo, operator: string, value: unknown): string | u
   return `"${v.name}" is ${article(v.type)} ${v.type}, so it can never equal ${JSON.stringify(value)}: ${c.problem}${didYouMean(String(value), choices)}`;
 }
 
+const NUMBERS = new Set(['number', 'integer']);
+
+/**
+ * Why the variable `v` cannot be compared with the variable `w` (named as a value, `"{w}"`) under
+ * `operator`: a date with a date, a number with a number; text (a string, an enum) with any value.
+ */
+function referenceMismatch(v: VariableInfo, operator: string, w: VariableInfo): string | undefined {
+  const kind = (x: VariableInfo) => (x.type === 'date' ? 'date' : NUMBERS.has(x.type) ? 'number' : 'text');
+  if (ORDERING.has(operator) && kind(v) === 'text' && v.type !== 'string') return `${operator} compares numbers and dates, but "${v.name}" is ${article(v.type)} ${v.type}: use eq, neq, in or not_in`;
+  if (kind(v) === 'text' || kind(v) === kind(w)) return undefined;
+  return `"${v.name}" is ${article(v.type)} ${v.type}, so it is compared with ${kind(v) === 'date' ? 'a date' : 'a number'}, but "${w.name}" is ${article(w.type)} ${w.type}`;
+}
+
 /** One condition: its variable exists, its values fit the variable's type, its pattern compiles. */
 function checkCondition(g: GuardChecks, c: Condition): void {
   g.checkVar(c.variable, [...c.at, c.age ? 'age_of' : 'variable'], 'a guard');
@@ -62,7 +76,10 @@ function checkCondition(g: GuardChecks, c: Condition): void {
     return;
   }
   for (const { value, at } of valuesOf(c)) {
-    const why = mismatch(v, c.operator, value);
+    const named = referencedVariable(value);
+    if (named !== undefined) g.checkVar(named, at, 'a guard');
+    const w = named === undefined ? undefined : g.cat.variables.get(named);
+    const why = named === undefined ? mismatch(v, c.operator, value) : w && referenceMismatch(v, c.operator, w);
     if (why) g.r.error('type-mismatch', at, why);
   }
 }
