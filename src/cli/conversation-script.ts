@@ -88,7 +88,7 @@ export function checkNames(script: Script, loaded: LoadedFlow): Diagnostic[] {
   }
   const asksToday = script.today === undefined ? todayUse(loaded.flow) : undefined;
   if (asksToday) {
-    const message = `the flow compares with today (in state "${asksToday}"), so the test must say which day it runs on: add today: 2025-06-14 (any YYYY-MM-DD) at the top`;
+    const message = `the flow reads today's date (${asksToday}), so the test must say which day it runs on: add today: 2025-06-14 (any YYYY-MM-DD) at the top`;
     out.push({ file: script.file, line: 1, col: 1, severity: 'error', code: 'missing-key', message });
   }
   for (const step of script.steps) {

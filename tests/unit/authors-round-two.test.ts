@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { noonOf } from '../../src/engine/language/dates.ts';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { FlowEngine } from '../../src/engine/runtime/engine.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
@@ -167,5 +168,52 @@ states:
   it('compares numbers as numbers, and does not hold against a value never given', () => {
     expect(submit({ arrival_date: '2025-06-14', departure_date: '2025-07-14', nights: '30' })).toBe('too_long');
     expect(submit({ departure_date: '2025-06-16', nights: '2' })).toBe('dates');
+  });
+});
+
+describe('today as a value (point 12)', () => {
+  const hotel = `
+id: stay
+variables:
+  arrival_date: { type: date, default: today }
+  check_out_by: { default: today + 1 day }
+  booking_ref: { type: string, default: HV4821 }
+tools:
+  check_in:
+    description: Check the guest in.
+    http:
+      method: POST
+      url: "{origin:HOTEL}/stays/{booking_ref}/check-in?on={today}"
+      body: { booking: "{booking_ref}", arrived: "{today}", note: "arrived on {today}" }
+states:
+  welcome:
+    on_enter:
+      - set: { departure_date: today + 2 days, greeting: "Checked in on {today}" }
+    ui:
+      artifact_type: card
+      title: "Today is {today}"
+      actions: [ { event: check_in, label: Check in, tool: check_in } ]
+    transitions:
+      on_tool_call: { check_in: __end__ }
+`;
+
+  it('takes the day on the kiosk clock for a default, a set and {today} in a body, a url and a text', () => {
+    const h = startFlow(hotel, noonOf('2025-06-14'));
+    expect(h.engine.view.values).toMatchObject({ arrival_date: '2025-06-14', check_out_by: '2025-06-15', departure_date: '2025-06-16', greeting: 'Checked in on 2025-06-14' });
+    expect(only(h.started, 'flow_state').artifact?.title).toBe('Today is June 14, 2025');
+    const run = only(h.ui('check_in'), 'action_run');
+    expect(run.url).toBe('{origin:HOTEL}/stays/HV4821/check-in?on=2025-06-14');
+    expect(run.body).toEqual({ booking: 'HV4821', arrived: '2025-06-14', note: 'arrived on 2025-06-14' });
+    expect(run.values).toEqual({ booking_ref: 'HV4821', today: '2025-06-14' });
+  });
+
+  it('reads the day again on a later day, and is checked like any value', () => {
+    const h = startFlow(hotel, noonOf('2024-02-28'));
+    expect(h.engine.view.values).toMatchObject({ arrival_date: '2024-02-28', check_out_by: '2024-02-29', departure_date: '2024-03-01' });
+    const typo = loadFlow(hotel.replace('arrived: "{today}"', 'arrived: "{todya}"').replace('default: today }', 'default: tomorrow }'), 'stay.yaml');
+    expect(typo.diagnostics.map((d) => d.message)).toEqual([
+      '"arrival_date" is a date, so its default cannot be "tomorrow": expected a date as YYYY-MM-DD',
+      'the body of check_in refers to unknown variable "todya" (did you mean "today"?)',
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import {
   type ValueType,
 } from './flow.ts';
 import { stateBranches } from './branches.ts';
+import { isTodayText } from './dates.ts';
 import { hasRules } from './field-rules.ts';
 import { globalBranches, globalIn } from './global.ts';
 import { languageName } from './localize.ts';
@@ -121,7 +122,7 @@ export function buildCatalog(flow: Flow): Catalog {
   }
   const addSets = (values: Readonly<Record<string, unknown>>, at: SourcePath) => {
     for (const [k, v] of Object.entries(values)) {
-      add(k, typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string', [...at, k]);
+      add(k, typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : isTodayText(v) ? 'date' : 'string', [...at, k]);
     }
   };
   for (const id of flow.stateOrder) {

@@ -5,7 +5,7 @@
 // has no branch after an unguarded one and ends with one, so no visitor is stuck.
 
 import type { Catalog, VariableInfo } from './catalog.ts';
-import { COMPARABLE_TEXT, isTodayText, referencedVariable } from './dates.ts';
+import { COMPARABLE_TEXT, isTodayText, referencedVariable, TODAY } from './dates.ts';
 import { didYouMean } from './diagnostics.ts';
 import { conditionsOf, stateBranches } from './branches.ts';
 import type { Branch, Condition, Flow, SourcePath } from './flow.ts';
@@ -97,11 +97,25 @@ export function checkBranchGuards(g: GuardChecks, bs: readonly Branch[]): void {
   }
 }
 
-/** The first state (in the order written) whose guards compare with today or an age, or whose fields are bounded by today, if any. */
+/**
+ * Where the flow first reads today's date, if it does: a state (in the order written) whose guards
+ * compare with today or an age, whose fields are bounded by today, or that sets a date to today; a
+ * variable whose default is today; or a `{today}` in any of its texts.
+ */
 export function todayUse(flow: Flow): string | undefined {
   const today = (c: Condition) => c.age || (Array.isArray(c.value) ? c.value : [c.value]).some(isTodayText);
-  return flow.stateOrder.find((id) => {
+  const setsToday = (values: Readonly<Record<string, unknown>>) => Object.values(values).some(isTodayText);
+  const state = flow.stateOrder.find((id) => {
     const s = flow.states[id]!;
-    return stateBranches(s).some((b) => b.guard !== undefined && conditionsOf(b.guard).some(today)) || (s.ui?.fields ?? []).some((f) => isTodayText(f.min) || isTodayText(f.max));
+    return (
+      stateBranches(s).some((b) => (b.guard !== undefined && conditionsOf(b.guard).some(today)) || setsToday(b.set)) ||
+      (s.ui?.fields ?? []).some((f) => isTodayText(f.min) || isTodayText(f.max)) ||
+      [...s.onEnter, ...s.onExit].some((h) => h.kind === 'set' && setsToday(h.values))
+    );
   });
+  if (state !== undefined) return `in state "${state}"`;
+  const variable = Object.values(flow.variables).find((v) => isTodayText(v.default));
+  if (variable) return `the default of "${variable.name}"`;
+  if (!Object.hasOwn(flow.variables, TODAY) && JSON.stringify(flow).includes(`{${TODAY}}`)) return 'a text reads {today}';
+  return undefined;
 }

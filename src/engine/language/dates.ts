@@ -25,6 +25,12 @@ export function referencedVariable(value: unknown): string | undefined {
 const RELATIVE = new RegExp(`^\\s*${TODAY_TEXT}\\s*$`);
 const PARTS = /^\s*today(?:\s*([+-])\s*(\d+)\s*(day|week|month|year)s?)?\s*$/;
 
+/**
+ * The name a template reads the kiosk's date by (`"{today}"`, YYYY-MM-DD in a body, the date in
+ * words where a visitor reads it), unless the flow has a variable of that name.
+ */
+export const TODAY = 'today';
+
 /** Whether a text is `today` or a date relative to it. */
 export function isTodayText(text: unknown): text is string {
   return typeof text === 'string' && RELATIVE.test(text);

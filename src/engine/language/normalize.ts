@@ -12,6 +12,7 @@ import { normalizeTransitions } from './normalize-transitions.ts';
 import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } from './raw-values.ts';
 import { dict } from './records.ts';
 import { VALUE_TYPES } from './syntax.ts';
+import { isTodayText } from './dates.ts';
 import { convertValue } from './values.ts';
 
 /** The flow of a document whose texts are already in `language` (localize.ts); by default its own `language`. */
@@ -31,7 +32,8 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
   const variables = dict<VariableDecl>();
   for (const [name, raw] of Object.entries(asObj(d['variables']))) {
     const v = asObj(raw);
-    const type = oneOf(v['type'], VALUE_TYPES) ?? (Array.isArray(v['enum']) ? 'enum' : 'string');
+    // A default of today (or a day counted from it) makes a date, as `today` does wherever a date is compared.
+    const type = oneOf(v['type'], VALUE_TYPES) ?? (Array.isArray(v['enum']) ? 'enum' : isTodayText(v['default']) ? 'date' : 'string');
     // A default is stored as its type holds it ("3" for an integer is 3; text stays as written);
     // one that does not convert is a type-mismatch error, so such a flow never runs.
     const given = Object.hasOwn(v, 'default') ? v['default'] : null;

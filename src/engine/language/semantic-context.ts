@@ -4,6 +4,7 @@
 import type { Catalog } from './catalog.ts';
 import { didYouMean } from './diagnostics.ts';
 import { checkBranchGuards } from './check-guards.ts';
+import { TODAY } from './dates.ts';
 import { END, ERROR, type Branch, type Flow, type SourcePath } from './flow.ts';
 import { templateNames } from './interpolate.ts';
 import { slowPatternProblem } from './pattern-safety.ts';
@@ -29,7 +30,7 @@ export interface SemanticContext {
 export function semanticContext(r: Reporter, flow: Flow, cat: Catalog): SemanticContext {
   const stateIds = new Set(flow.stateOrder);
   const targets = [...stateIds, END];
-  const knownVars = [...cat.variables.keys()];
+  const knownVars = [...cat.variables.keys(), TODAY];
 
   const checkTarget = (target: string, path: SourcePath) => {
     if (!stateIds.has(target) && target !== END && target !== ERROR) {
@@ -43,7 +44,8 @@ export function semanticContext(r: Reporter, flow: Flow, cat: Catalog): Semantic
   };
   const checkTemplate = (text: string | undefined, path: SourcePath, what: string) => {
     if (text === undefined) return;
-    for (const name of new Set(templateNames(text))) checkVar(name, path, what);
+    // {today} is the kiosk's date, in every template.
+    for (const name of new Set(templateNames(text))) if (name !== TODAY) checkVar(name, path, what);
   };
   const checkBranches = (bs: readonly Branch[], statuses = false) => {
     for (const b of bs) {

@@ -20,7 +20,7 @@ import { kioskSentence } from './kiosk-sentences.ts';
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
   for (const h of hooks) {
     if (h.kind === 'set') {
-      for (const [k, v] of Object.entries(h.values)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'hook', true);
+      for (const [k, v] of Object.entries(h.values)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.templateValues) : v, 'hook', true);
     } else if (h.kind === 'clear') {
       for (const v of h.variables) t.clearValue(v, 'hook');
     } else if (h.kind === 'call') {
@@ -30,7 +30,7 @@ function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void 
         type: 'analytics',
         event: h.event,
         state: stateId,
-        ...(h.data ? { data: interpolateDeep(h.data, t.s.values) as Record<string, unknown> } : {}),
+        ...(h.data ? { data: interpolateDeep(h.data, t.templateValues) as Record<string, unknown> } : {}),
       });
     }
   }
@@ -76,7 +76,7 @@ function renderArtifact(a: Artifact, values: Values, today: string, language: st
 
 /** base_prompt + state prompt, interpolated, plus what the engine needs the LLM to know. */
 export function systemPrompt(t: Turn, s: StateDef): string {
-  const parts = [t.flow.basePrompt.trim(), s.agent.prompt.trim()].filter(Boolean).map((p) => interpolate(p, t.s.values));
+  const parts = [t.flow.basePrompt.trim(), s.agent.prompt.trim()].filter(Boolean).map((p) => interpolate(p, t.templateValues));
   if (s.gate) {
     const vars = s.gate.variables;
     const ask = s.gate.prompt ? ` Ask it this way, with the values you heard: "${s.gate.prompt}"` : '';

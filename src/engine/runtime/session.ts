@@ -6,7 +6,7 @@
 // size of everything the visitor has said so far.
 
 import type { Catalog } from '../language/catalog.ts';
-import { dayOf } from '../language/dates.ts';
+import { dayOf, isTodayText, resolveToday, TODAY } from '../language/dates.ts';
 import { fieldProblem, problemText } from '../language/field-rules.ts';
 import { stateDef } from './error-state.ts';
 import type { GuardContext } from './guards.ts';
@@ -80,7 +80,9 @@ export interface Session {
 }
 
 export function newSession(flow: Flow, now: number): Session {
-  const values = dict(Object.values(flow.variables).flatMap((v) => (v.default !== undefined ? [[v.name, v.default] as const] : [])));
+  // A date's default of today (or a day counted from it) is the day the visit starts, on the kiosk's clock.
+  const start = (v: Flow['variables'][string]) => (v.type === 'date' && isTodayText(v.default) ? (resolveToday(v.default.trim(), dayOf(now)) ?? v.default) : v.default);
+  const values = dict(Object.values(flow.variables).flatMap((v) => (v.default !== undefined ? [[v.name, start(v)] as const] : [])));
   return {
     state: flow.initial,
     language: flow.language,
@@ -150,9 +152,22 @@ export class Turn {
     return { value: (name) => own(this.s.values, name), type: (name) => this.cat.variables.get(name)?.type, today: dayOf(this.s.now) };
   }
 
-  /** The values as a visitor reads them (choice labels, dates in words), each worked out when a template asks for it. */
+  /** The values as a visitor reads them (choice labels, dates in words), each worked out when a template asks for it; `today` among them. */
   get shown(): (name: string) => unknown {
-    return (name) => shownValue(this.flow, this.cat, name, own(this.s.values, name));
+    return (name) => shownValue(this.flow, this.cat, name, this.isToday(name) ? dayOf(this.s.now) : own(this.s.values, name));
+  }
+
+  /**
+   * The values a template is filled in with (a prompt, a `set` text, an HTTP url and body): the
+   * visit's, and `today`, the kiosk's date (YYYY-MM-DD), unless the flow has a variable of that name.
+   */
+  get templateValues(): Readonly<Record<string, unknown>> {
+    return this.isToday(TODAY) ? copy(this.s.values, { [TODAY]: dayOf(this.s.now) }) : this.s.values;
+  }
+
+  /** `{today}` names the kiosk's date here: the flow has no variable of that name. */
+  private isToday(name: string): boolean {
+    return name === TODAY && !this.cat.variables.has(TODAY);
   }
 
   emit(m: EngineMessage): void {
@@ -220,6 +235,8 @@ export class Turn {
    * the LLM is told why. Returns whether it was stored.
    */
   setConverted(name: string, value: unknown, source: FlowVariableMessage['source'], confirmed = false): boolean {
+    // A date set to today (or a day counted from it) is that day on the kiosk's clock.
+    if ((this.cat.variables.get(name)?.type ?? 'string') === 'date' && isTodayText(value)) value = resolveToday(value.trim(), dayOf(this.s.now)) ?? value;
     // Text for a text variable is kept as written (its spaces too).
     if (value === null || value === undefined || (typeof value === 'string' && (this.cat.variables.get(name)?.type ?? 'string') === 'string')) {
       this.setValue(name, value, source, confirmed);

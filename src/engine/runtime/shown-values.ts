@@ -8,6 +8,7 @@
 import type { Catalog } from '../language/catalog.ts';
 import type { Field, Flow } from '../language/flow.ts';
 import { dict } from '../language/records.ts';
+import { TODAY } from '../language/dates.ts';
 import { isRealDate } from '../language/values.ts';
 import { kioskSentence } from './kiosk-sentences.ts';
 
@@ -55,7 +56,8 @@ export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknow
   if (label !== undefined) return label;
   // A date that is no real day cannot be stored (every way in converts to the variable's type);
   // dateInWords keeps the screen safe anyway.
-  if (cat.variables.get(name)?.type === 'date' && typeof value === 'string') return dateInWords(value, flow.language);
+  const date = cat.variables.get(name)?.type === 'date' || (name === TODAY && !cat.variables.has(TODAY));
+  if (date && typeof value === 'string') return dateInWords(value, flow.language);
   if (typeof value === 'number' && Number.isFinite(value)) return numberFormat(flow.language).format(value);
   if (typeof value === 'boolean') return kioskSentence(value ? 'yes' : 'no', flow.language);
   return value;

@@ -73,7 +73,7 @@ export function attempt(t: Turn, branches: readonly Branch[], cause: Decision['c
     reportBlocked(t, branches[0]!.target, 'guard_failed', [], 'No branch of this transition has a guard that holds.');
     return false;
   }
-  for (const [k, v] of Object.entries(chosen.set)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'transition', true);
+  for (const [k, v] of Object.entries(chosen.set)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.templateValues) : v, 'transition', true);
   t.go(chosen.target, cause);
   return true;
 }
