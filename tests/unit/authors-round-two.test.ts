@@ -217,3 +217,72 @@ states:
     ]);
   });
 });
+
+describe('a decision step and a self target (point 13)', () => {
+  const survey = `
+id: survey
+settings: { allow_back: true }
+tools:
+  save_q3:
+    description: Whether the visitor used the spa.
+    parameters:
+      q3: { enum: ["yes", "no"], required: true }
+states:
+  q3:
+    ui: { artifact_type: options, title: Did you use the spa?, variable: q3, options: ["yes", "no"] }
+    agent: { prompt: Ask whether they used the spa., tools: [save_q3] }
+    transitions:
+      on_ui_event: { option_select: after_q3, again: self }
+      on_tool_call: { save_q3: after_q3 }
+      on_utterance:
+        - { pattern: "^(yes|no)$", capture_to: q3, target: after_q3 }
+      on_timeout: { seconds: 30, target: self, max_retries: 1, fallback: __end__ }
+  after_q3:
+    on_enter:
+      - set: { asked: "{q3}" }
+    decide:
+      - { target: q5, guard: { all: [ { variable: q3, operator: eq, value: "no" } ] }, set: { q4: skipped } }
+      - q4
+  q4:
+    ui: { artifact_type: options, title: How was the spa?, variable: q4, options: [good, poor] }
+    transitions: { on_ui_event: { option_select: q5 } }
+  q5:
+    ui: { artifact_type: card, title: Thank you }
+`;
+
+  it('takes its branch on entering, by tap, tool and spoken rule alike, and is never shown', () => {
+    const viaTap = startFlow(survey);
+    const tapped = viaTap.ui('option_select', { value: 'no' });
+    expect(viaTap.engine.view.state).toBe('q5');
+    expect(viaTap.engine.view.values).toMatchObject({ q3: 'no', q4: 'skipped', asked: 'no' });
+    expect(tapped.filter((m) => m.type === 'flow_state').map((m) => (m as { state: string }).state)).toEqual(['q5']);
+    expect(tapped.filter((m) => m.type === 'llm_turn')).toHaveLength(1);
+
+    const viaTool = startFlow(survey);
+    viaTool.call('save_q3', { q3: 'yes' });
+    expect(viaTool.engine.view.state).toBe('q4');
+    const viaVoice = startFlow(survey);
+    viaVoice.say('no');
+    expect(viaVoice.engine.view.state).toBe('q5');
+  });
+
+  it('is passed over by Back, which returns to the step before it', () => {
+    const h = startFlow(survey);
+    h.ui('option_select', { value: 'yes' });
+    expect(h.engine.view.state).toBe('q4');
+    h.ui('back');
+    expect(h.engine.view.state).toBe('q3');
+  });
+
+  it('reads self as the state it is written in: a tap or a time-out asks again', () => {
+    const h = startFlow(survey);
+    const again = h.ui('again');
+    expect(only(again, 'flow_state').state).toBe('q3');
+    expect(only(again, 'flow_state').epoch).toBe(2);
+    h.wait(30);
+    expect(h.engine.view.state).toBe('q3');
+    expect(h.engine.view.epoch).toBe(3);
+    h.wait(30);
+    expect(h.engine.view.ended).toBe(true);
+  });
+});

@@ -84,14 +84,19 @@ function checkCondition(g: GuardChecks, c: Condition): void {
   }
 }
 
-/** Every condition of each branch's guard, and the order of the branches. */
-export function checkBranchGuards(g: GuardChecks, bs: readonly Branch[]): void {
+/**
+ * Every condition of each branch's guard, and the order of the branches. `decision`: the branches
+ * of a decision step, which must always decide (an error where others only may block).
+ */
+export function checkBranchGuards(g: GuardChecks, bs: readonly Branch[], decision = false): void {
   for (const b of bs) if (b.guard) for (const c of conditionsOf(b.guard)) checkCondition(g, c);
   const open = bs.findIndex((b) => !b.guard && !b.status);
   if (open >= 0 && open < bs.length - 1) {
     for (const b of bs.slice(open + 1)) {
       g.r.warn('never-taken', b.at, `this branch is never tried: the branch before it (entry ${open + 1}) has no guard, so it is always taken first; put the guarded branches first and the unguarded one last`);
     }
+  } else if (open < 0 && decision) {
+    g.r.error('may-block', bs[bs.length - 1]!.at, 'a decision step must always decide: when no guard holds there is no step to show and nothing the visitor could do; end the list with a branch without a guard');
   } else if (open < 0 && bs.length > 1) {
     g.r.warn('may-block', bs[bs.length - 1]!.at, 'when no guard of this list holds, the move is blocked (guard_failed) and the visitor stays where they are: end the list with a branch without a guard, the way on when no condition holds');
   }

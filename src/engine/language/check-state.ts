@@ -4,7 +4,7 @@
 import { checkStateTools } from './check-tools.ts';
 import { checkTransitions } from './check-transitions.ts';
 import { didYouMean } from './diagnostics.ts';
-import { resolveTool, TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
+import { resolveTool, TURN_TAKING_DEFAULTS, type Branch, type Flow, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
 import { pickText } from './localize.ts';
 import { own } from './records.ts';
 import type { SemanticContext } from './semantic-context.ts';
@@ -12,12 +12,42 @@ import type { Reporter } from './source.ts';
 
 /** Every check of one state, each reporting as it goes. */
 export function checkState(c: SemanticContext, s: StateDef): void {
+  if (s.decide) checkDecision(c, s, s.decide);
   checkStateTools(c, s);
   checkTransitions(c, s);
   checkGate(c, s);
   if (Object.keys(s.turnTaking).length) checkTurnTaking(c.r, { ...c.flow.turnTaking, ...s.turnTaking }, [...s.at, 'turn_taking']);
   checkTexts(c, s);
   checkHooks(c, s);
+}
+
+/**
+ * A decision step: its branches are checked as any, it always decides (the last has no guard),
+ * and it never leads back to itself through decision steps alone, where a visit would go round
+ * for ever without a step to show.
+ */
+function checkDecision(c: SemanticContext, s: StateDef, branches: readonly Branch[]): void {
+  c.checkBranches(branches, false, true);
+  const ring = decisionRing(c.flow, s.id);
+  // One ring is one problem: said at the step of it written first.
+  const first = ring && Math.min(...ring.map((id) => c.flow.stateOrder.indexOf(id))) === c.flow.stateOrder.indexOf(s.id);
+  if (ring && first) c.r.error('bad-value', [...s.at, 'decide'], `decision steps lead back here without a step between (${ring.join(' → ')}): a visit would go round for ever; lead one of them to a step that shows something`);
+}
+
+/** A way from decision step `start` back to itself through decision steps only, if there is one. */
+function decisionRing(flow: Flow, start: string): string[] | undefined {
+  const seen = new Set<string>();
+  const walk = (id: string, path: string[]): string[] | undefined => {
+    for (const b of own(flow.states, id)?.decide ?? []) {
+      if (b.target === start) return [...path, start];
+      if (seen.has(b.target) || !own(flow.states, b.target)?.decide) continue;
+      seen.add(b.target);
+      const found = walk(b.target, [...path, b.target]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(start, [start]);
 }
 
 /** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */

@@ -22,6 +22,8 @@ export type ValueType =
 
 export const END = '__end__';
 export const ERROR = '__error__';
+/** As a target, the state it is written in (a re-prompt: the state entered again). */
+export const SELF = 'self';
 
 /** A declared variable (`variables:`). */
 export interface VariableDecl {
@@ -303,7 +305,12 @@ export interface StateDef {
   /** this state's listening settings, over the flow's */
   turnTaking: TurnTakingDef;
   transitions: Transitions;
-  /** no transitions and no gate: entering it ends the flow after its entry sequence */
+  /**
+   * a decision step (`decide`): on entering it, after its on_enter, the first branch whose guard
+   * holds is taken at once; it shows nothing and asks the LLM nothing
+   */
+  decide?: readonly Branch[];
+  /** no transitions, no gate and no decision: entering it ends the flow after its entry sequence */
   terminal: boolean;
   /** who hears about a blocked transition here (`on_transition_blocked`; a gate's own wins) */
   blockedNotice: { notifyLlm: boolean; notifyClient: boolean };

@@ -18,6 +18,7 @@ function edges(from: string, branches: readonly Branch[], trigger: string, out: 
 
 function stateLines(flow: Flow, s: StateDef, out: string[]): void {
   const t = s.transitions;
+  if (s.decide) edges(s.id, s.decide, 'decided on entering', out);
   for (const [event, bs] of Object.entries(t.onUiEvent)) edges(s.id, bs, `tap ${event}`, out);
   for (const [tool, bs] of Object.entries(t.onToolCall)) edges(s.id, bs, `tool ${tool}`, out);
   for (const [tool, o] of Object.entries(t.onAction ?? {})) {

@@ -209,6 +209,10 @@ const noMatch = obj(
 const state = obj(
   {
     description: str('a note for authors'),
+    decide: {
+      ...targetSpec,
+      doc: 'a decision step: on entering it, the first branch whose guard holds is taken at once (end the list with a branch without a guard); it shows nothing and asks nothing',
+    },
     on_enter: arr(hook, 'run when the state is entered'),
     on_exit: arr(hook, 'run when the state is left'),
     ui: artifact,
@@ -264,6 +268,14 @@ const state = obj(
     ),
   },
   'a state of the flow',
+  [
+    {
+      kind: 'when',
+      key: 'decide',
+      forbid: ['ui', 'agent', 'tools', 'confirmation_gate', 'transitions', 'turn_taking'],
+      why: 'a decision step only decides where the visit goes on entering it (decide: …): it shows nothing, asks nothing and waits for nothing, so it has no ui, agent, tools, confirmation_gate, transitions or turn_taking; put those in the steps it leads to',
+    },
+  ],
 );
 
 /** Ways out of every state (a person, start over), below each state's own in priority. */
@@ -317,8 +329,13 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = { extensions: true,
       ...map(state, 'the states, by id', 'state id'),
       min: { count: 1, why: 'a flow needs at least one state' },
       keys: {
-        pattern: '^(?!__(?!error__$))',
-        problem: (id) => (id === '__end__' ? '"__end__" is reserved: it ends the flow and cannot be defined' : 'state ids starting with "__" are reserved (only __error__ may be defined)'),
+        pattern: '^(?!__(?!error__$))(?!self$)',
+        problem: (id) =>
+          id === '__end__'
+            ? '"__end__" is reserved: it ends the flow and cannot be defined'
+            : id === 'self'
+              ? '"self" is reserved: as a target it names the state it is written in'
+              : 'state ids starting with "__" are reserved (only __error__ may be defined)',
         code: 'reserved-state',
       },
     }),

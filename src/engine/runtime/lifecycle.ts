@@ -4,7 +4,7 @@
 
 import { boundOn } from '../language/field-rules.ts';
 import { dayOf } from '../language/dates.ts';
-import { END, type Artifact, type Field, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
+import { END, type Artifact, type Branch, type Field, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
 import { stateDef } from './error-state.ts';
 import { globalIn } from '../language/global.ts';
 import { interpolate, interpolateDeep, type Values } from '../language/interpolate.ts';
@@ -15,6 +15,8 @@ import type { Turn } from './session.ts';
 import { toolButtons } from '../language/touch.ts';
 import { callOnEntry } from './action-effects.ts';
 import { kioskSentence } from './kiosk-sentences.ts';
+import { attempt } from './transition.ts';
+import { handleFatal } from './inputs.ts';
 
 /** A state's on_enter or on_exit items, in order: set, clear, emit, and (on entry) call. */
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
@@ -166,7 +168,8 @@ export function enterState(t: Turn, id: string): void {
     t.s.retries = 0;
     t.s.noMatch = 0;
     if (back) t.s.history = t.s.history.slice(0, -1);
-    else if (from !== null && from !== END) t.s.history = [...t.s.history, from];
+    // A decision step is passed through, never shown: Back goes to the step before it.
+    else if (from !== null && from !== END && !stateDef(t.flow, from)?.decide) t.s.history = [...t.s.history, from];
   }
   // Gate statuses: a re-entry keeps them; a fresh entry starts from the values already held.
   const gate = dict<GateStatus>();
@@ -181,6 +184,7 @@ export function enterState(t: Turn, id: string): void {
   t.replace('gate', gate);
 
   runHooks(t, s.onEnter, id);
+  if (s.decide) return decide(t, s.decide);
   t.emit(flowStateMessage(t, s));
   const to = s.transitions.onTimeout;
   if (cause === 'timeout' && !fresh && to) {
@@ -190,6 +194,17 @@ export function enterState(t: Turn, id: string): void {
   t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'state_entered' });
   t.s.deadline = to ? t.s.now + to.seconds * 1000 : null;
   if (s.terminal) endFlow(t, id);
+}
+
+/**
+ * A decision step: the first branch whose guard holds is taken at once, its values set (vfdl check
+ * makes the last branch one without a guard). Nothing is shown and the LLM is not asked: the
+ * visitor goes straight on to the step it leads to.
+ */
+function decide(t: Turn, branches: readonly Branch[]): void {
+  t.s.deadline = null;
+  if (attempt(t, branches, 'decide', true)) return;
+  handleFatal(t, `the decision step "${t.s.state}" found no branch to take`);
 }
 
 export function exitState(t: Turn, id: string): void {

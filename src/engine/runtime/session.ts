@@ -39,7 +39,7 @@ export interface RunningAction {
 
 export interface Decision {
   target: string;
-  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action' | 'no_match';
+  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action' | 'no_match' | 'decide';
 }
 
 export interface Session {
