@@ -121,6 +121,7 @@ const field = shape<Field>({
   min: optional((v, path) => (typeof v === 'string' ? str(v, path) : num(v, path))),
   max: optional((v, path) => (typeof v === 'string' ? str(v, path) : num(v, path))),
   message: optional(str),
+  case: optional(oneOf<'upper' | 'lower'>({ upper: true, lower: true })),
   at: sourcePath,
 });
 

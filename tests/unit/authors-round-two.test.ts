@@ -286,3 +286,47 @@ states:
     expect(h.engine.view.ended).toBe(true);
   });
 });
+
+describe('a field that asks for upper case (point 14)', () => {
+  const booking = `
+id: hotel
+tools:
+  find_booking:
+    description: Look up the booking by its reference.
+    parameters:
+      booking_ref: { type: string, required: true, pattern: "^[A-Z]{2}[0-9]{4}$" }
+states:
+  lookup:
+    ui:
+      artifact_type: form
+      fields:
+        - { id: booking_ref, label: Booking reference, pattern: "^[A-Z]{2}[0-9]{4}$", case: upper, message: "Two letters and four digits, as on your confirmation." }
+    agent: { prompt: Ask for the booking reference., tools: [find_booking] }
+    transitions:
+      on_ui_event: { form_submit: found }
+      on_tool_call: { find_booking: found }
+      on_utterance:
+        - { pattern: "^(?:it's )?([a-z]{2}\\\\d{4})$", capture_to: booking_ref, target: found }
+  found:
+    ui: { artifact_type: card, title: "Booking {booking_ref}" }
+`;
+
+  it('writes the value in upper case however it comes: typed, said, sent by the LLM', () => {
+    const typed = startFlow(booking);
+    typed.ui('form_submit', { values: { booking_ref: 'hv4821' } });
+    expect([typed.engine.view.state, typed.engine.view.values['booking_ref']]).toEqual(['found', 'HV4821']);
+    const said = startFlow(booking);
+    said.say("it's hv4821");
+    expect([said.engine.view.state, said.engine.view.values['booking_ref']]).toEqual(['found', 'HV4821']);
+    const sent = startFlow(booking);
+    const out = sent.call('find_booking', { booking_ref: 'hv4821' });
+    expect(out.filter((m) => m.type === 'tool_rejected')).toEqual([]);
+    expect([sent.engine.view.state, sent.engine.view.values['booking_ref']]).toEqual(['found', 'HV4821']);
+  });
+
+  it('still holds the value to its pattern', () => {
+    const h = startFlow(booking);
+    const blocked = only(h.ui('form_submit', { values: { booking_ref: 'hv48' } }), 'transition_blocked');
+    expect(blocked.problems?.['booking_ref']).toMatchObject({ rule: 'pattern', message: 'Two letters and four digits, as on your confirmation.' });
+  });
+});

@@ -202,6 +202,8 @@ export interface Field {
   max?: number | string;
   /** what the visitor reads when the value breaks a rule */
   message?: string;
+  /** text fields: the value is written in this case from every source, before its rules are checked */
+  case?: 'upper' | 'lower';
   at: SourcePath;
 }
 

@@ -54,6 +54,7 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
         ...(typeof o['min'] === 'number' || typeof o['min'] === 'string' ? { min: o['min'] } : {}),
         ...(typeof o['max'] === 'number' || typeof o['max'] === 'string' ? { max: o['max'] } : {}),
         ...(asStr(o['message']) !== undefined ? { message: asStr(o['message'])! } : {}),
+        ...(o['case'] === 'upper' || o['case'] === 'lower' ? { case: o['case'] } : {}),
         at: [...at, 'fields', i],
       },
     ];

@@ -145,6 +145,7 @@ const field = obj(
     min: union([num(), str('a date, or today counted from')], 'number fields: the smallest value; date fields: the earliest date (2000-01-01, today, today - 120 years)'),
     max: union([num(), str('a date, or today counted from')], 'number fields: the largest value; date fields: the latest date (today, today + 1 year)'),
     message: text('what the visitor is told when the value breaks a rule of the field'),
+    case: str('text fields: the value is written in upper (or lower) case, however it is typed, said or sent, before its rules are checked', ['upper', 'lower']),
   },
   'a form field',
   FIELD_RULES,

@@ -7,7 +7,7 @@
 
 import type { Catalog } from '../language/catalog.ts';
 import { dayOf, isTodayText, resolveToday, TODAY } from '../language/dates.ts';
-import { fieldProblem, problemText } from '../language/field-rules.ts';
+import { fieldProblem, inCase, problemText } from '../language/field-rules.ts';
 import { stateDef } from './error-state.ts';
 import type { GuardContext } from './guards.ts';
 import { shownValue } from './shown-values.ts';
@@ -193,8 +193,10 @@ export class Turn {
       return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
     }
     const info = this.cat.variables.get(name);
-    const c = convertValue(info?.type ?? 'string', raw, info?.enum);
-    if (!c.ok) return c;
+    const converted = convertValue(info?.type ?? 'string', raw, info?.enum);
+    if (!converted.ok) return converted;
+    // In the case its field asks for (`case: upper`), however it came: typed, said or sent.
+    const c = { ok: true as const, value: inCase(converted.value, this.cat.fieldCase.get(name)) };
     // The rules of the variable's form fields hold for a value from any source.
     const today = dayOf(this.s.now);
     for (const f of this.cat.fieldRules.get(name) ?? []) {

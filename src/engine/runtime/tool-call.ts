@@ -15,6 +15,7 @@ import { attempt, reportBlocked } from './transition.ts';
 import { copy, dict, own } from '../language/records.ts';
 import { shownValues } from './shown-values.ts';
 import { argumentsFromValues, checkArguments } from './arguments.ts';
+import { inCase } from '../language/field-rules.ts';
 
 export function reject(t: Turn, tool: string, callId: string, reason: RejectReason, detail: string, field?: string): void {
   t.emit({ type: 'tool_rejected', tool, call_id: callId, reason, detail, ...(field !== undefined ? { field } : {}) });
@@ -68,7 +69,8 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
   if (name === SET_LANGUAGE) return chooseLanguage(t, call.args, callId);
 
   const tool = resolveTool(t.flow, state, name)!;
-  const args = checkArguments(tool, call.args, t.s.lastUtterance, (param, value) => t.convert(own(tool.capture, param) ?? param, value));
+  const variable = (param: string) => own(tool.capture, param) ?? param;
+  const args = checkArguments(tool, call.args, t.s.lastUtterance, (param, value) => t.convert(variable(param), value), (param, value) => inCase(value, t.cat.fieldCase.get(variable(param))));
   if (!args.ok) return reject(t, name, callId, 'invalid_arguments', args.detail, args.field);
 
   if (tool.confirm) return proposeAction(t, tool, args.values, callId);
