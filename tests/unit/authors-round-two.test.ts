@@ -11,6 +11,8 @@ import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { FlowEngine } from '../../src/engine/runtime/engine.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { givenLines } from '../../src/engine/runtime/shown-values.ts';
+import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts';
+import { AgentLoop } from '../support/agent-loop.ts';
 import { only, startFlow } from '../support/engine-harness.ts';
 
 afterEach(() => {
@@ -328,5 +330,84 @@ states:
     const h = startFlow(booking);
     const blocked = only(h.ui('form_submit', { values: { booking_ref: 'hv48' } }), 'transition_blocked');
     expect(blocked.problems?.['booking_ref']).toMatchObject({ rule: 'pattern', message: 'Two letters and four digits, as on your confirmation.' });
+  });
+});
+
+describe('a required checkbox must be ticked (point 1)', () => {
+  const rules = `
+id: hotel
+global:
+  actions: [ { event: desk, label: Talk to the desk } ]
+  on_ui_event: { desk: desk }
+tools:
+  save_terms:
+    description: The guest accepts or declines the house rules.
+    parameters:
+      terms_accepted: { type: boolean, required: true }
+states:
+  rules:
+    ui:
+      artifact_type: form
+      title: House rules
+      fields:
+        - { id: terms_accepted, type: checkbox, label: I accept the house rules, required: true }
+    agent: { prompt: Ask the guest to accept the house rules., tools: [save_terms] }
+    transitions:
+      on_ui_event: { form_submit: summary }
+      on_tool_call: { save_terms: summary }
+  summary:
+    ui: { artifact_type: card, title: "Thank you" }
+  desk:
+    ui: { artifact_type: card, title: Please ask at the desk }
+`;
+
+  it('blocks Continue by touch while the box is unticked, and stores nothing', () => {
+    const h = startFlow(rules);
+    for (const values of [{ terms_accepted: false }, {}, { terms_accepted: 'false' }]) {
+      const blocked = only(h.ui('form_submit', { values }), 'transition_blocked');
+      expect(blocked).toMatchObject({ reason: 'not_captured', variables: { terms_accepted: null } });
+    }
+    expect(h.engine.view.state).toBe('rules');
+    expect(h.engine.view.values).toEqual({});
+    h.ui('form_submit', { values: { terms_accepted: true } });
+    expect([h.engine.view.state, h.engine.view.values['terms_accepted']]).toEqual(['summary', true]);
+  });
+
+  it("blocks the LLM's tool that moves on with the box unticked, and says why aloud in the visit's language", () => {
+    const h = startFlow(rules);
+    const out = h.call('save_terms', { terms_accepted: false });
+    expect(h.engine.view.state).toBe('rules');
+    expect(only(out, 'transition_blocked')).toMatchObject({ reason: 'not_captured', attempted_target: 'summary' });
+    expect(only(out, 'speech_cue')).toEqual({ type: 'speech_cue', text: 'Please tick “I accept the house rules” on the screen to go on.', reason: 'not_ticked' });
+    expect(out.filter((m) => m.type === 'system_message').map((m) => (m as { text: string }).text).join(' ')).toContain('terms_accepted is a box the visitor must tick on the screen (a consent)');
+    h.call('save_terms', { terms_accepted: true });
+    expect(h.engine.view.state).toBe('summary');
+  });
+
+  it('lets a way out of every step go without the tick', () => {
+    const h = startFlow(rules);
+    h.ui('desk');
+    expect(h.engine.view.state).toBe('desk');
+  });
+
+  it('holds back a confirmed gate too, and the built-in assistant asks for the tick', async () => {
+    const gated = rules
+      .replace('    transitions:\n      on_ui_event: { form_submit: summary }', '    confirmation_gate: { variables: [guest_name], on_confirm: summary }\n    transitions:\n      on_ui_event: { form_submit: summary }')
+      .replace('- { id: terms_accepted', '- { id: guest_name, label: Your name }\n        - { id: terms_accepted')
+      .replace('tools: [save_terms]', 'tools: [save_terms, save_name]')
+      .replace('tools:\n', 'tools:\n  save_name:\n    description: The guest name.\n    parameters: { guest_name: { type: string, required: true } }\n');
+    const h = startFlow(gated);
+    h.call('save_name', { guest_name: 'Ada' });
+    expect(h.engine.view.pending).toEqual(['guest_name']);
+    const out = h.ui('confirm_variable', { variable: 'guest_name' });
+    expect(h.engine.view.state).toBe('rules');
+    expect(only(out, 'transition_blocked').reason).toBe('not_captured');
+
+    const loop = new AgentLoop(loadFlow(rules, 'rules.yaml').loaded!, new OfflineAgent());
+    await loop.start();
+    expect(loop.lastCaption).toContain('Please tick “I accept the house rules” on the screen to go on.');
+    const de = new AgentLoop(loadFlow(rules.replace('id: hotel', 'id: hotel\nlanguage: de-DE'), 'rules.yaml').loaded!, new OfflineAgent());
+    await de.start();
+    expect(de.lastCaption).toContain('Bitte kreuzen Sie „I accept the house rules“ auf dem Bildschirm an, um fortzufahren.');
   });
 });

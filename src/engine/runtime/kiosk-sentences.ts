@@ -22,7 +22,8 @@ export type KioskSentence =
   | 'continue'
   | 'error_title'
   | 'error_text'
-  | 'start_over';
+  | 'start_over'
+  | 'tick_box';
 
 const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>>> = {
   en: {
@@ -40,6 +41,7 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_title: 'Sorry, something went wrong',
     error_text: 'Nothing you entered has been kept. Please start over, or ask a member of staff for help.',
     start_over: 'Start over',
+    tick_box: 'Please tick “{fields}” on the screen to go on.',
   },
   de: {
     action_failed: 'Das hat leider nicht geklappt. Es wurde nichts ausgeführt.',
@@ -56,6 +58,7 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_title: 'Entschuldigung, da ist etwas schiefgegangen',
     error_text: 'Nichts von Ihren Angaben wurde gespeichert. Bitte beginnen Sie neu, oder wenden Sie sich an das Personal.',
     start_over: 'Neu beginnen',
+    tick_box: 'Bitte kreuzen Sie „{fields}“ auf dem Bildschirm an, um fortzufahren.',
   },
   fr: {
     action_failed: "Désolé, cela n'a pas abouti. Rien n'a été fait.",
@@ -72,6 +75,7 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_title: 'Désolé, un problème est survenu',
     error_text: 'Rien de ce que vous avez saisi n’a été conservé. Veuillez recommencer, ou demander de l’aide au personnel.',
     start_over: 'Recommencer',
+    tick_box: 'Veuillez cocher «\u202f{fields}\u202f» à l’écran pour continuer.',
   },
   es: {
     action_failed: 'Lo siento, no se ha podido completar. No se ha hecho nada.',
@@ -88,6 +92,7 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_title: 'Lo siento, algo ha salido mal',
     error_text: 'No se ha guardado nada de lo que ha introducido. Vuelva a empezar o pida ayuda al personal.',
     start_over: 'Empezar de nuevo',
+    tick_box: 'Marque «{fields}» en la pantalla para continuar, por favor.',
   },
   ar: {
     action_failed: 'عذرًا، لم تنجح العملية. لم يُنفَّذ أي شيء.',
@@ -104,6 +109,7 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_title: 'عذرًا، حدث خطأ ما',
     error_text: 'لم يُحفظ أي شيء مما أدخلته. يُرجى البدء من جديد، أو طلب المساعدة من أحد الموظفين.',
     start_over: 'البدء من جديد',
+    tick_box: 'يُرجى تحديد «{fields}» على الشاشة للمتابعة.',
   },
 };
 

@@ -136,7 +136,7 @@ export interface ToolResultMessage {
 export interface SpeechCueMessage {
   type: 'speech_cue';
   text: string;
-  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long';
+  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long' | 'not_ticked';
 }
 
 /** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */
