@@ -13,7 +13,10 @@ import { VirtualClock } from '../../src/ports/clock.ts';
 import { givenLines } from '../../src/engine/runtime/shown-values.ts';
 import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts';
 import { AgentLoop } from '../support/agent-loop.ts';
+import { ScriptedModel, setup } from '../support/conversation-harness.ts';
 import { only, startFlow } from '../support/engine-harness.ts';
+import type { EngineMessage } from '../../src/engine/runtime/messages.ts';
+import type { TurnRequest } from '../../src/ports/language-model.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -409,5 +412,90 @@ states:
     const de = new AgentLoop(loadFlow(rules.replace('id: hotel', 'id: hotel\nlanguage: de-DE'), 'rules.yaml').loaded!, new OfflineAgent());
     await de.start();
     expect(de.lastCaption).toContain('Bitte kreuzen Sie „I accept the house rules“ auf dem Bildschirm an, um fortzufahren.');
+  });
+});
+
+describe('an action in flight is not proposed again (point 2, by voice)', () => {
+  const hotel = `
+id: hotel
+tools:
+  check_in:
+    description: Check the guest in.
+    confirm: true
+    summary: Check in Ada Lovelace for two nights
+    http: { method: POST, url: "{origin:HOTEL}/check-ins", body: { guest: Ada } }
+states:
+  summary:
+    ui:
+      artifact_type: card
+      title: Your stay
+      actions: [ { event: check_in, label: Check me in, tool: check_in } ]
+    agent: { prompt: "Ask whether to check the guest in, and call check_in when they agree.", tools: [check_in] }
+    transitions:
+      on_action_done: { check_in: welcome }
+      on_timeout: { seconds: 120, target: __end__ }
+  welcome:
+    ui: { artifact_type: card, title: Welcome }
+`;
+  const runs = (messages: readonly EngineMessage[]) => messages.filter((m) => m.type === 'action_run').length;
+
+  it('refuses a second call while the first is sent, and a write done in the step, telling the LLM why', () => {
+    const h = startFlow(hotel.replace('on_action_done: { check_in: welcome }', 'on_action_failed: { check_in: __end__ }'));
+    h.call('check_in');
+    h.say('yes');
+    const sent = h.call('confirm_action');
+    const run = only(sent, 'action_run');
+    expect(h.engine.view.tools).toEqual(['confirm_action', 'reject_action']);
+    const again = h.call('check_in');
+    expect(only(again, 'tool_rejected')).toMatchObject({ reason: 'action_running', detail: expect.stringContaining('do not call check_in again') });
+    expect(again.filter((m) => m.type === 'action_pending')).toEqual([]);
+    h.send({ type: 'action_done', action_id: run.action_id, ok: true, data: {} });
+    expect(h.engine.view.state).toBe('summary');
+    expect(only(h.call('check_in'), 'tool_rejected').reason).toBe('already_done');
+    expect(only(h.ui('check_in'), 'speech_cue')).toMatchObject({ reason: 'action_busy', text: 'That has been done already.' });
+    expect(runs(h.log)).toBe(1);
+  });
+
+  it('may try again after a failure, and after the visitor left and came back', () => {
+    const h = startFlow(hotel);
+    h.ui('check_in');
+    const run = only(h.ui('confirm_action'), 'action_run');
+    h.send({ type: 'action_done', action_id: run.action_id, ok: false, error: 'http: the service answered 503', status: 503 });
+    expect(only(h.ui('check_in'), 'action_pending').tool).toBe('check_in');
+  });
+
+  it('leaves the tool out of what the model is sent while it runs, and the built-in assistant does not propose it again', async () => {
+    const loaded = loadFlow(hotel, 'hotel.yaml').loaded!;
+    const model = new ScriptedModel([
+      [{ type: 'text', delta: 'Shall I check you in?' }],
+      [{ type: 'tool_call', call: { id: 'c1', name: 'check_in', arguments: '{}' } }],
+      [{ type: 'text', delta: 'Check in Ada Lovelace for two nights. Shall I go ahead?' }],
+      [{ type: 'tool_call', call: { id: 'c2', name: 'confirm_action', arguments: '{}' } }],
+      [{ type: 'text', delta: 'Checking you in now.' }],
+      [{ type: 'tool_call', call: { id: 'c3', name: 'check_in', arguments: '{}' } }],
+      [{ type: 'text', delta: 'It is on its way.' }],
+    ]);
+    const { conversation, log } = setup(model, loaded);
+    conversation.start();
+    await conversation.settled();
+    for (const said of ['yes please', 'yes', 'yes, check me in']) {
+      conversation.say(said);
+      await conversation.settled();
+    }
+    const names = (r: TurnRequest) => r.tools.map((t) => t.function.name);
+    expect(names(model.requests[1]!)).toContain('check_in');
+    expect(names(model.requests[5]!)).toEqual(['confirm_action', 'reject_action']);
+    expect(log.messages.filter((m) => m.type === 'tool_rejected').map((m) => (m as { reason: string }).reason)).toEqual(['action_running']);
+    expect(runs(log.messages)).toBe(1);
+
+    const offline = setup(new OfflineAgent(), loaded);
+    offline.conversation.start();
+    await offline.conversation.settled();
+    for (const said of ['yes', 'yes', 'yes', 'check me in']) {
+      offline.conversation.say(said);
+      await offline.conversation.settled();
+    }
+    expect(offline.log.messages.filter((m) => m.type === 'action_pending')).toHaveLength(1);
+    expect(runs(offline.log.messages)).toBe(1);
   });
 });

@@ -236,10 +236,7 @@ export interface Artifact {
   /** heading or body text (`prompt`, `text` or `content`) */
   text?: string;
   fields: readonly Field[];
-  /**
-   * the form's button; absent in a flow that gives none, where the engine's `flow_state` has the
-   * kiosk's own word in the visit's language ("Continue", "Weiter")
-   */
+  /** the form's button; where the flow gives none, `flow_state` has the kiosk's word ("Continue", "Weiter") */
   submitLabel?: string;
   options: readonly ChoiceOption[];
   /** for `options`: the variable a tap sets */
@@ -307,10 +304,7 @@ export interface StateDef {
   /** this state's listening settings, over the flow's */
   turnTaking: TurnTakingDef;
   transitions: Transitions;
-  /**
-   * a decision step (`decide`): on entering it, after its on_enter, the first branch whose guard
-   * holds is taken at once; it shows nothing and asks the LLM nothing
-   */
+  /** a decision step (`decide`): on entering it, the first branch whose guard holds is taken at once */
   decide?: readonly Branch[];
   /** no transitions, no gate and no decision: entering it ends the flow after its entry sequence */
   terminal: boolean;

@@ -23,7 +23,9 @@ export type KioskSentence =
   | 'error_title'
   | 'error_text'
   | 'start_over'
-  | 'tick_box';
+  | 'tick_box'
+  | 'still_running'
+  | 'already_done';
 
 const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>>> = {
   en: {
@@ -42,6 +44,8 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_text: 'Nothing you entered has been kept. Please start over, or ask a member of staff for help.',
     start_over: 'Start over',
     tick_box: 'Please tick “{fields}” on the screen to go on.',
+    still_running: 'One moment: that is still under way.',
+    already_done: 'That has been done already.',
   },
   de: {
     action_failed: 'Das hat leider nicht geklappt. Es wurde nichts ausgeführt.',
@@ -59,6 +63,8 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_text: 'Nichts von Ihren Angaben wurde gespeichert. Bitte beginnen Sie neu, oder wenden Sie sich an das Personal.',
     start_over: 'Neu beginnen',
     tick_box: 'Bitte kreuzen Sie „{fields}“ auf dem Bildschirm an, um fortzufahren.',
+    still_running: 'Einen Moment bitte, das läuft noch.',
+    already_done: 'Das ist bereits erledigt.',
   },
   fr: {
     action_failed: "Désolé, cela n'a pas abouti. Rien n'a été fait.",
@@ -76,6 +82,8 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_text: 'Rien de ce que vous avez saisi n’a été conservé. Veuillez recommencer, ou demander de l’aide au personnel.',
     start_over: 'Recommencer',
     tick_box: 'Veuillez cocher «\u202f{fields}\u202f» à l’écran pour continuer.',
+    still_running: 'Un instant, c’est en cours.',
+    already_done: 'C’est déjà fait.',
   },
   es: {
     action_failed: 'Lo siento, no se ha podido completar. No se ha hecho nada.',
@@ -93,6 +101,8 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_text: 'No se ha guardado nada de lo que ha introducido. Vuelva a empezar o pida ayuda al personal.',
     start_over: 'Empezar de nuevo',
     tick_box: 'Marque «{fields}» en la pantalla para continuar, por favor.',
+    still_running: 'Un momento, todavía está en curso.',
+    already_done: 'Eso ya está hecho.',
   },
   ar: {
     action_failed: 'عذرًا، لم تنجح العملية. لم يُنفَّذ أي شيء.',
@@ -110,6 +120,8 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     error_text: 'لم يُحفظ أي شيء مما أدخلته. يُرجى البدء من جديد، أو طلب المساعدة من أحد الموظفين.',
     start_over: 'البدء من جديد',
     tick_box: 'يُرجى تحديد «{fields}» على الشاشة للمتابعة.',
+    still_running: 'لحظة من فضلك، ما زال ذلك قيد التنفيذ.',
+    already_done: 'تم ذلك بالفعل.',
   },
 };
 

@@ -167,6 +167,7 @@ export function enterState(t: Turn, id: string): void {
   if (fresh) {
     t.s.retries = 0;
     t.s.noMatch = 0;
+    t.s.done = [];
     if (back) t.s.history = t.s.history.slice(0, -1);
     // A decision step is passed through, never shown: Back goes to the step before it.
     else if (from !== null && from !== END && !stateDef(t.flow, from)?.decide) t.s.history = [...t.s.history, from];

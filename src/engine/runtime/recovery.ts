@@ -77,6 +77,7 @@ export function lastResort(flow: Flow, base: Session | null, now: number): Recov
     history: base !== null && base.state !== ERROR ? [...from.history, base.state] : [...from.history],
     pendingAction: null,
     running: from.running.map((r) => ({ ...r, left: true })),
+    done: [],
     next: null,
     from: null,
   };

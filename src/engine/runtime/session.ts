@@ -68,6 +68,8 @@ export interface Session {
   refused: boolean;
   pendingAction: PendingAction | null;
   running: readonly RunningAction[];
+  /** the writes (tools with `confirm`) done in this step: none is proposed again until the visitor moves on */
+  done: readonly string[];
   seq: number;
   /** the transition decided in this step, taken by the statechart */
   next: Decision | null;
@@ -101,6 +103,7 @@ export function newSession(flow: Flow, now: number): Session {
     refused: false,
     pendingAction: null,
     running: [],
+    done: [],
     seq: 0,
     next: null,
     from: null,
@@ -108,6 +111,16 @@ export function newSession(flow: Flow, now: number): Session {
     capExtendedMs: 0,
     ended: false,
   };
+}
+
+/**
+ * Whether a tool's action may not start again now, and why: its HTTP action is running for this
+ * step (`running`), or it is a write already done in this step (`done`). Such a tool is not
+ * proposed again, by the LLM, a tap or the built-in assistant, so nothing is sent twice.
+ */
+export function actionBusy(s: Session, tool: string): 'running' | 'done' | undefined {
+  if (s.running.some((r) => r.tool === tool && r.state === s.state && !r.left)) return 'running';
+  return s.done.includes(tool) ? 'done' : undefined;
 }
 
 /** The session's records keyed by variable name, which a step may change in place once copied. */
