@@ -499,3 +499,12 @@ states:
     expect(runs(offline.log.messages)).toBe(1);
   });
 });
+
+describe("the three authors' flows (issue 30)", () => {
+  it.each(['hotel-checkin.yaml', 'pharmacy-pickup.yaml', 'survey.yaml'])('%s passes vfdl check with nothing to say', (name) => {
+    const file = `tests/fixtures/authoring/${name}`;
+    const result = loadFlow(readFileSync(file, 'utf8'), file);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.loaded).toBeDefined();
+  });
+});
