@@ -56,7 +56,7 @@ export function reportBlocked(t: Turn, target: string | null, reason: BlockReaso
  * The required checkboxes of the step's form that are not ticked: a consent the visitor has not
  * given (`required` on a checkbox means ticked), which holds back the step's own way on.
  */
-export function untickedBoxes(t: Turn): string[] {
+function untickedBoxes(t: Turn): string[] {
   const ui = t.state?.ui;
   if (ui?.type !== 'form') return [];
   return ui.fields.filter((f) => f.type === 'checkbox' && f.required && t.s.values[f.id] !== true).map((f) => f.id);
@@ -66,7 +66,7 @@ export function untickedBoxes(t: Turn): string[] {
  * Says that the step cannot go on until `boxes` are ticked: on the screen, to the LLM, and aloud
  * (a cue in the visit's language), for a move asked for by voice or by the LLM.
  */
-export function reportUnticked(t: Turn, target: string | null, boxes: string[]): void {
+function reportUnticked(t: Turn, target: string | null, boxes: string[]): void {
   const labels = boxes.map((v) => t.state?.ui?.fields.find((f) => f.id === v)?.label ?? v).map((l) => interpolate(l, t.shown));
   reportBlocked(t, target, 'not_captured', boxes, `Not ticked yet: ${boxes.join(', ')}.`);
   t.system(`[flow engine] ${boxes.join(', ')} ${boxes.length > 1 ? 'are boxes' : 'is a box'} the visitor must tick on the screen (a consent) before this step goes on: ask them to tick it, or to say plainly that they agree. Never take it as given.`);
