@@ -22,7 +22,7 @@ import { httpCall, valuesFor } from './http-call.ts';
  */
 export function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, id = t.id('action')): string | null {
   const http = tool.http!;
-  const values = copy(t.templateValues, args);
+  const values = t.templateRecord(args);
   const run: RunningAction = { id, tool: tool.name, args, state: t.s.state, left: false };
   const call = httpCall(http, values);
   if ('refused' in call) {

@@ -32,7 +32,7 @@ function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void 
         type: 'analytics',
         event: h.event,
         state: stateId,
-        ...(h.data ? { data: interpolateDeep(h.data, t.templateValues) as Record<string, unknown> } : {}),
+        ...(h.data ? { data: interpolateDeep(h.data, t.templateRecord()) as Record<string, unknown> } : {}),
       });
     }
   }

@@ -171,11 +171,16 @@ export class Turn {
   }
 
   /**
-   * The values a template is filled in with (a prompt, a `set` text, an HTTP url and body): the
-   * visit's, and `today`, the kiosk's date (YYYY-MM-DD), unless the flow has a variable of that name.
+   * The values a template is filled in with (a prompt, a `set` text): the visit's, and `today`, the
+   * kiosk's date (YYYY-MM-DD), unless the flow has a variable of that name; each worked out when asked.
    */
-  get templateValues(): Readonly<Record<string, unknown>> {
-    return this.isToday(TODAY) ? copy(this.s.values, { [TODAY]: dayOf(this.s.now) }) : this.s.values;
+  get templateValues(): (name: string) => unknown {
+    return (name) => (this.isToday(name) ? dayOf(this.s.now) : own(this.s.values, name));
+  }
+
+  /** The same values as a record with `args` over them, for what is filled in whole (an HTTP body, analytics data). */
+  templateRecord(args: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+    return this.isToday(TODAY) ? copy(this.s.values, { [TODAY]: dayOf(this.s.now) }, args) : copy(this.s.values, args);
   }
 
   /** `{today}` names the kiosk's date here: the flow has no variable of that name. */

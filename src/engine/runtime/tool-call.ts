@@ -116,7 +116,7 @@ export function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unkno
       detail: edited ? 'changed before it was confirmed; the new request needs its own yes' : 'replaced by a newer request',
     });
   }
-  const values = shownValues(t.flow, t.cat, copy(t.templateValues, args));
+  const values = shownValues(t.flow, t.cat, t.templateRecord(args));
   const summary = tool.summary
     ? interpolate(tool.summary, values)
     : `${tool.description || tool.name}: ${Object.keys(args).map((k) => displayValue(values[k])).join(', ')}`;
