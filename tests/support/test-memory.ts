@@ -46,7 +46,7 @@ export function pgliteTemplate(): Promise<Blob> {
 
 /** Empties every table of the memory and starts its counts again from now. */
 export async function emptyDatabase(db: Database): Promise<void> {
-  await db.exec('TRUNCATE action_ids, pin_lock, outcome_counts; UPDATE counts_since SET since = now();');
+  await db.exec('TRUNCATE action_ids, pin_lock, outcome_counts, paired_devices, pairing_codes, pairing_salt, operator_sessions; UPDATE counts_since SET since = now();');
 }
 
 let shared: Promise<Database> | undefined;
