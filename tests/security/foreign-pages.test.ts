@@ -94,7 +94,7 @@ describe("the kiosk's own page, and tools that are no browser, are served", () =
     const { url, up } = await kiosk(['kiosk.clinic.example']);
     const host = hostFor(new URL(url).port);
     // A name other than localhost's is another machine's (or a proxy's): a paired device.
-    const cookie = /clinic/i.test(host) ? { cookie: await pairedCookie(await harness.memory()) } : {};
+    const cookie: Record<string, string> = /clinic/i.test(host) ? { cookie: await pairedCookie(await harness.memory()) } : {};
     for (const route of ROUTES) {
       const answer = await call(url, up, route, { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin', ...cookie });
       expect([route.path, answer.status < 300 || errorCode(answer) === 'wrong_pin']).toEqual([route.path, true]);
