@@ -66,6 +66,12 @@ export async function emptyTestMemory(options: MemoryOptions = {}): Promise<Memo
   return { ...memoryOn(db, options), close: async () => {} };
 }
 
+/** The database behind the memory emptyTestMemory handed out last, for a test that reads its tables as they are. */
+export function testDatabase(): Promise<Database> {
+  if (!shared) throw new Error('emptyTestMemory() first');
+  return shared;
+}
+
 /** A database of a storage test's own, which it may open, close and open again. */
 export interface TestPlace {
   /** what a server would be started with to use it */
