@@ -7,7 +7,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIPv4 } from 'node:net';
+import { isIP, isIPv4 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { DEVICE_COOKIE, DEVICE_COOKIE_SECONDS, readCookie, setCookie } from './cookies.ts';
 import { Pairing, type PairingOptions } from './pairing.ts';
@@ -45,7 +45,12 @@ export function isLocalRequest(req: IncomingMessage): boolean {
   if (!isLoopbackAddress(req.socket.remoteAddress)) return false;
   const name = hostName(req);
   if (name === undefined || !LOOPBACK_NAMES.has(name)) return false;
-  return FORWARDED.every((header) => req.headers[header] === undefined);
+  return !forwarded(req);
+}
+
+/** Whether a proxy says it relayed `req`. */
+function forwarded(req: IncomingMessage): boolean {
+  return FORWARDED.some((header) => req.headers[header] !== undefined);
 }
 
 /** The header `npm run pair` sends the door's token in (local-door.ts). */
@@ -59,10 +64,16 @@ function fromThisMachine(req: IncomingMessage): boolean {
   return address !== undefined && own.includes(address.replace(/^::ffff:(?=\d+\.)/, ''));
 }
 
-/** Whether `req` is `npm run pair` on this machine, holding the door's token `door`. */
+/**
+ * Whether `req` is `npm run pair` on this machine, holding the door's token `door`: it connects
+ * from this machine to one of its addresses (never a name, which a proxy would pass on), and no
+ * proxy relayed it.
+ */
 export function doorOpens(req: IncomingMessage, door: string | undefined): boolean {
   const given = req.headers[DOOR_HEADER];
-  if (door === undefined || typeof given !== 'string' || !fromThisMachine(req)) return false;
+  if (door === undefined || typeof given !== 'string' || !fromThisMachine(req) || forwarded(req)) return false;
+  const name = hostName(req);
+  if (name === undefined || (name !== 'localhost' && !isIP(name.replace(/^\[|\]$/g, '')))) return false;
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(given), digest(door));
 }
