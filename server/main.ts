@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   for (const line of describeServices(config, bundledOrigins)) console.log(line);
   console.log(`  ${'memory'.padEnd(15)} ${memory.where} (action ids, the PIN lock, outcome counts, paired devices)`);
   console.log(`  ${'pairing'.padEnd(15)} this machine at localhost needs none; pair any other device with a code: npm run pair -- "Lobby iPad"`);
-  for (const warning of [...config.warnings, ...missingOrigins(config, bundledOrigins), ...(tls ? tlsWarnings(tls) : [])]) console.warn(`warning: ${warning}`);
+  for (const warning of [...config.warnings, ...missingOrigins(config, bundledOrigins), ...(tls ? tlsWarnings(tls, config.allowedHosts) : [])]) console.warn(`warning: ${warning}`);
 
   let closing = false;
   const stop = () => {

@@ -42,11 +42,14 @@ export function readTls(env: Env, base: string = process.cwd()): TlsFiles | null
   } catch (error) {
     throw new ConfigError(`TLS_CERT: ${resolve(base, certPath)} is not a PEM certificate (${reason(error)}).`);
   }
+  const text = key.toString('latin1');
+  if (text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----') || text.includes('Proc-Type: 4,ENCRYPTED')) {
+    throw new ConfigError(`TLS_KEY: ${resolve(base, keyPath)} is encrypted: give the key without a passphrase (openssl pkey -in KEY -out PLAIN.key asks for it once).`);
+  }
   try {
     createPrivateKey(key);
   } catch (error) {
-    const why = /passphrase/i.test(reason(error)) ? 'it is encrypted; give the key without a passphrase (openssl pkey -in KEY -out KEY.plain)' : reason(error);
-    throw new ConfigError(`TLS_KEY: ${resolve(base, keyPath)} is not a usable PEM private key (${why}).`);
+    throw new ConfigError(`TLS_KEY: ${resolve(base, keyPath)} is not a usable PEM private key (${reason(error)}).`);
   }
   try {
     createSecureContext({ cert, key });
@@ -57,12 +60,25 @@ export function readTls(env: Env, base: string = process.cwd()): TlsFiles | null
   return { cert, key, validTo: Date.parse(x509.validTo), names };
 }
 
-/** Problems that do not stop the server: a certificate out of date, or about to be. */
-export function tlsWarnings(tls: TlsFiles, now: number = Date.now()): string[] {
+/**
+ * Problems that do not stop the server: a certificate out of date or about to be, and names in
+ * ALLOWED_HOSTS it is not for (a browser reaching the kiosk by such a name refuses the page).
+ */
+export function tlsWarnings(tls: TlsFiles, allowedHosts: readonly string[], now: number = Date.now()): string[] {
+  const warnings: string[] = [];
+  const day = new Date(tls.validTo).toISOString().slice(0, 10);
   const days = Math.floor((tls.validTo - now) / 86_400_000);
-  if (tls.validTo <= now) return [`TLS_CERT: the certificate ran out on ${new Date(tls.validTo).toISOString().slice(0, 10)}; browsers refuse it until it is renewed.`];
-  if (days < 14) return [`TLS_CERT: the certificate runs out in ${days} ${days === 1 ? 'day' : 'days'} (${new Date(tls.validTo).toISOString().slice(0, 10)}); renew it.`];
-  return [];
+  if (tls.validTo <= now) warnings.push(`TLS_CERT: the certificate ran out on ${day}; browsers refuse it until it is renewed.`);
+  else if (days < 14) warnings.push(`TLS_CERT: the certificate runs out in ${days} ${days === 1 ? 'day' : 'days'} (${day}); renew it.`);
+  const missing = allowedHosts.filter((host) => !tls.names.some((name) => covers(name.toLowerCase(), host)));
+  if (missing.length) warnings.push(`TLS_CERT: the certificate is not for ${missing.join(', ')} (in ALLOWED_HOSTS); it names ${tls.names.join(', ') || 'nothing'}.`);
+  return warnings;
+}
+
+/** Whether the certificate's name `name` (maybe `*.example`) covers the host name `host`. */
+function covers(name: string, host: string): boolean {
+  if (name.startsWith('*.')) return host.endsWith(name.slice(1)) && !host.slice(0, -(name.length - 1)).includes('.');
+  return name === host;
 }
 
 function readPem(setting: string, path: string): Buffer {
