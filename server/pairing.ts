@@ -5,9 +5,9 @@
 // which a new code opens again. Devices are listed with when each was last seen, and revoked.
 
 import { hashCode, hashToken, isToken, newCode, newSalt, newToken, readCode, readName } from './pairing-codes.ts';
-import type { PinLockMemory } from './storage/pin-lock.ts';
+import type { LockDecision, PinLockMemory } from './storage/pin-lock.ts';
 import type { CodeUse, PairedDevice, PairingMemory } from './storage/pairings.ts';
-import { TryRules, type TryLockOptions } from './try-lock.ts';
+import { TryRules, type TryLockOptions, type TryOutcome } from './try-lock.ts';
 
 export interface PairingOptions extends TryLockOptions {
   /** how long a code may be used after it was made (default 10 minutes) */
@@ -78,16 +78,14 @@ export class Pairing {
     if (code === null) return { ok: false, reason: 'invalid_code' };
     const codeHash = await hashCode(code, await this.codeSalt());
     const token = newToken();
-    return this.lock.change(async (state, tx) => {
-      const locked = this.rules.refuseLocked(state);
-      if (locked) return { state, result: locked.result as PairResult };
-      const now = this.now;
-      const use = await this.memory.useCode(tx, codeHash, hashToken(token), now, held !== undefined && isToken(held) ? hashToken(held) : undefined);
+    const replaces = held !== undefined && isToken(held) ? hashToken(held) : undefined;
+    return this.lock.change(async (state, tx): Promise<LockDecision<PairResult>> => {
+      const locked = this.rules.lockedFor(state);
+      if (locked > 0) return { state, result: { ok: false, reason: 'locked', retryAfterSeconds: locked } };
+      const use = await this.memory.useCode(tx, codeHash, hashToken(token), this.now, replaces);
       if (use.kind === 'name_taken') return { state, result: { ok: false, reason: 'name_taken', name: use.name } };
       const { state: next, result } = this.rules.after(state, use.kind === 'paired');
-      if (result.ok) return { state: next, result: { ok: true, name: (use as Extract<CodeUse, { kind: 'paired' }>).name, token } };
-      if (result.reason === 'locked') return { state: next, result };
-      return { state: next, result: { ok: false, reason: WRONG[use.kind as Exclude<CodeUse['kind'], 'paired' | 'name_taken'>], triesLeft: result.triesLeft } };
+      return { state: next, result: pairResult(use, result, token) };
     });
   }
 
@@ -129,3 +127,10 @@ export class Pairing {
 
 /** The refusal of a code that pairs nothing, by what became of it. */
 const WRONG = { unknown: 'wrong_code', used: 'code_used', expired: 'code_expired' } as const;
+
+/** What the device is told of a code's `use`, the lock having counted it as `counted`. */
+function pairResult(use: Exclude<CodeUse, { kind: 'name_taken' }>, counted: TryOutcome, token: string): PairResult {
+  if (use.kind === 'paired') return { ok: true, name: use.name, token };
+  if (!counted.ok && counted.reason === 'locked') return counted;
+  return { ok: false, reason: WRONG[use.kind], triesLeft: counted.ok ? 0 : counted.triesLeft };
+}
