@@ -3,9 +3,9 @@
 // streams the visitor's audio while they speak, commits at the end of the turn and reads the
 // words as they come; it never sees the key or the service's address. This file decides who may
 // open one (the checks of every /api/ request and a paired device, then the mode, the language,
-// how many are open);
-// stt-realtime-relay.ts relays each socket, stt-realtime-events.ts checks what crosses it.
-// Both the kiosk's server (app.ts) and Vite's dev server (vite-plugin.ts) hand it their upgrades.
+// how many are open); stt-realtime-relay.ts relays each socket, stt-realtime-events.ts checks
+// what crosses it. Both the kiosk's server (app.ts) and Vite's dev server (vite-plugin.ts) hand it
+// their upgrades.
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';

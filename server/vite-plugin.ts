@@ -1,10 +1,9 @@
 // `vite dev` with the kiosk server's /api/ proxy and its /api/stt/realtime socket (same
-// settings, same .env, the same checks of who may use it and the same pairings, the note for
-// `npm run pair`, the same memory: PGlite in
-// KIOSK_DATA_DIR, taken from the project's root, or DATABASE_URL), and the voice detector's
-// `.mjs` files under /vad/ served as they are instead of through Vite's transform. The dev
-// server sends no Content-Security-Policy (server/app.ts does): Vite's dev page and its hot
-// reload run inline scripts, which the policy forbids.
+// settings, same .env, the same checks of who may use it, the same pairings and the note for
+// `npm run pair`, the same memory: PGlite in KIOSK_DATA_DIR, taken from the project's root, or
+// DATABASE_URL), and the voice detector's `.mjs` files under /vad/ served as they are instead of
+// through Vite's transform. The dev server sends no Content-Security-Policy (server/app.ts
+// does): Vite's dev page and its hot reload run inline scripts, which the policy forbids.
 
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
