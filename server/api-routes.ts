@@ -25,7 +25,7 @@ export interface ApiRoute {
   socket?: true;
 }
 
-export type RouteName = 'config' | 'actions' | 'action' | 'flows' | 'operator' | 'analytics' | 'status' | 'pairing' | 'llm' | 'stt' | 'tts' | 'sttRealtime';
+export type RouteName = 'config' | 'actions' | 'action' | 'flows' | 'operator' | 'studio' | 'analytics' | 'status' | 'pairing' | 'llm' | 'stt' | 'tts' | 'sttRealtime';
 
 /** Every /api/ route. */
 export const API_ROUTES: readonly ApiRoute[] = [
@@ -35,6 +35,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { name: 'flows', path: '/api/flows', methods: ['GET'], door: 'device' },
   { name: 'operator', path: '/api/operator', methods: ['GET'], door: 'device' },
   { name: 'operator', path: '/api/operator/', under: true, methods: ['GET', 'POST'], door: 'device' },
+  { name: 'studio', path: '/api/studio', methods: ['GET'], door: 'device' },
+  { name: 'studio', path: '/api/studio/', under: true, methods: ['GET', 'PUT'], door: 'device' },
   { name: 'analytics', path: '/api/analytics', methods: ['POST'], door: 'device' },
   { name: 'status', path: '/api/status', methods: ['GET'], door: 'device' },
   { name: 'llm', path: '/api/llm/chat/completions', methods: ['POST'], door: 'device' },

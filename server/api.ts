@@ -2,12 +2,12 @@
 // endpoints (chat, transcription, speech) that adds the keys (and, apart from these requests,
 // the streaming transcription socket of stt-realtime.ts), and the server's own routes:
 // actions (a flow's HTTP effects), the flows loaded from addresses, analytics, the operator's
-// status, PIN and devices, and pairing; every one is in the table of api-routes.ts. Nothing else is
-// forwarded. Nothing at all is done for a request that does not come from the kiosk's own page
-// (request-guard.ts), nor, beyond the pairing screen's route, from a device the operator has not
-// paired (device-guard.ts); a body has a deadline and uploads have a few places
-// (request-limits.ts); a route that fails answers 500 (route-guard.ts) instead of taking the
-// server down.
+// status, PIN and devices, the flow studio's (studio-route.ts), and pairing; every one is in the
+// table of api-routes.ts. Nothing else is forwarded. Nothing at all is done for a request that does
+// not come from the kiosk's own page (request-guard.ts), nor, beyond the pairing screen's route,
+// from a device the operator has not paired (device-guard.ts); a body has a deadline and uploads
+// have a few places (request-limits.ts); a route that fails answers 500 (route-guard.ts) instead of
+// taking the server down.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
 import { forward } from './forward.ts';
 import { BUNDLED_FLOWS, FlowLibrary } from './flow-library.ts';
+import { FlowFolder } from './flow-folder.ts';
 import { createFlowsRoute } from './flows-route.ts';
 import { createDeviceGuard, type DeviceGuard } from './device-guard.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
@@ -29,6 +30,7 @@ import { refuseForeign } from './request-guard.ts';
 import { BODY_TIMEOUT_MS, enforceBodyDeadline, MAX_UPLOADS, Slots } from './request-limits.ts';
 import { guardRoute } from './route-guard.ts';
 import { sendStatus } from './status.ts';
+import { createStudioRoute } from './studio-route.ts';
 import type { SttRealtimeOptions } from './stt-realtime.ts';
 import type { Memory } from './storage/memory.ts';
 
@@ -67,8 +69,13 @@ export interface ApiOptions {
   flows?: { library?: FlowLibrary; root?: string };
 }
 
-/** What the API handler reads of the configuration; actions, analytics, the operator panel and other host names are off when left out. */
-export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins' | 'dataDir'>>;
+/**
+ * What the API handler reads of the configuration; actions, analytics, the operator panel and other
+ * host names are off when left out. `flowFolder`: the kiosks' flow folder the studio saves into
+ * (FLOW_FOLDER, flow-folder.ts); absent, there is none.
+ */
+export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> &
+  Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins' | 'dataDir'>> & { flowFolder?: string | null };
 
 /** The largest request body each service takes; larger ones get 413 and never leave the kiosk. */
 export const BODY_LIMITS = { llm: 1024 * 1024, stt: 8 * 1024 * 1024, tts: 64 * 1024 } as const;
@@ -120,13 +127,15 @@ export function createApiHandler(config: ApiConfig, memory: Memory, options: Api
   const services = publicConfig(config);
   const library = options.flows?.library ?? new FlowLibrary(BUNDLED_FLOWS, config.dataDir ? join(config.dataDir, 'flows') : null);
   const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, library, options.actions ?? {}, log, memory);
-  const flows = createFlowsRoute({ library, origins: config.flowOrigins ?? [], ...(options.flows?.root ? { root: options.flows.root } : {}) });
+  const folder = config.flowFolder ? new FlowFolder(config.flowFolder) : null;
+  const flows = createFlowsRoute({ library, origins: config.flowOrigins ?? [], folder, ...(options.flows?.root ? { root: options.flows.root } : {}) });
   const analytics = new Analytics(config.analyticsUrl ?? null, { log, counts: memory.counts, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
   const startedAt = new Date().toISOString();
 
   const pairing = new Pairing(memory.pairings, memory.pairingLock, options.pairing ?? {});
   const devices = options.devices ?? createDeviceGuard(pairing, log, options.door);
   const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log, memory, pairing, options.door);
+  const studio = createStudioRoute({ folder, gate: operator.gate, log });
   const only = (method: string, handle: Handler): Handler => (req, res, path) =>
     req.method === method ? handle(req, res, path) : sendRefusal(res, 405, 'method_not_allowed', `Use ${method} here.`, { allow: method });
   const proxied = (path: string): Handler => (req, res) => proxyRoute(proxy, req, res, path, ROUTES.get(path)!);
@@ -137,6 +146,7 @@ export function createApiHandler(config: ApiConfig, memory: Memory, options: Api
     action: (req, res, path) => actions.handle(req, res, path),
     flows: (req, res) => flows(req, res),
     operator: (req, res, path) => operator.handle(req, res, path),
+    studio: (req, res, path) => studio(req, res, path),
     analytics: only('POST', (req, res) => receiveEvent(req, res, analytics)),
     status: only('GET', (_req, res) => sendStatus(res, { config, memory, analytics, startedAt, log })),
     pairing: createPairingRoute(pairing, log),

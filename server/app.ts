@@ -73,6 +73,13 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * The flow studio's preview (/studio/preview.html) is the kiosk shown inside the studio's page, so
+ * that page alone may be framed, and only by a page of this server; every other stays unframeable.
+ */
+export const PREVIEW_PAGE = '/studio/preview.html';
+export const PREVIEW_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+
 /** Sent with every answer: files, the page, and /api/. */
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -115,6 +122,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         res.end('Method not allowed\n');
         return;
       }
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (path === PREVIEW_PAGE) res.setHeader('content-security-policy', PREVIEW_CONTENT_SECURITY_POLICY);
+      // The studio's pages are relative to /studio/, so its address without the slash is sent there.
+      if (path === '/studio') {
+        res.writeHead(308, { location: '/studio/' });
+        res.end();
+        return;
+      }
       files(req, res, () => notFound(res));
     });
   };
@@ -133,14 +148,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const { port } = server.address() as AddressInfo;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
       const scheme = tls ? 'https' : 'http';
-      let shut: () => void = () => {};
-      try {
-        if (options.doorDir !== undefined && door !== undefined) {
-          shut = openDoor(options.doorDir, { pid: process.pid, url: doorUrl(options.host, port, tls !== undefined), token: door, ...(tls ? { fingerprint: certificateFingerprint(tls.cert) } : {}) });
-        }
-      } catch (error) {
-        say(`[pairing] could not leave the note for npm run pair in ${options.doorDir} (${(error as Error).message}); it can make codes only while this server is stopped`);
-      }
+      const shut = leaveDoorNote(options, port, door, say);
       resolve({
         url: `${scheme}://${host}:${port}`,
         close: () =>
@@ -154,6 +162,22 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       });
     });
   });
+}
+
+/**
+ * Leaves the note `npm run pair` finds this server by (its address and the door's token) in the
+ * data folder, when the server has one; returns what takes it away again. A note that cannot be
+ * left is said in one line: the server runs on, and `npm run pair` works only while it is stopped.
+ */
+function leaveDoorNote(options: ServerOptions, port: number, door: string | undefined, say: (line: string) => void): () => void {
+  if (options.doorDir === undefined || door === undefined) return () => {};
+  const tls = options.tls;
+  try {
+    return openDoor(options.doorDir, { pid: process.pid, url: doorUrl(options.host, port, tls !== undefined), token: door, ...(tls ? { fingerprint: certificateFingerprint(tls.cert) } : {}) });
+  } catch (error) {
+    say(`[pairing] could not leave the note for npm run pair in ${options.doorDir} (${(error as Error).message}); it can make codes only while this server is stopped`);
+    return () => {};
+  }
 }
 
 function extension(pathname: string): string {

@@ -5,6 +5,8 @@
 // run or forwarded: no service double, no action target, no PIN try, no count is reached. A
 // paired device, and the server's own machine at localhost, are served.
 
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES, type ApiRoute } from '../../server/api-routes.ts';
 import { Pairing } from '../../server/pairing.ts';
@@ -18,6 +20,9 @@ import { useServerHarness } from '../support/server-harness.ts';
 const KEY = 'sk-paired-devices-5e1b7c20d94a';
 const PIN = '4321';
 const harness = useServerHarness({ rootPrefix: 'kiosk-paired-', secrets: [KEY] });
+/** A flow in the kiosks' flow folder (the studio's routes read and write there), and the one a save would write. */
+const FOLDER_FLOW = 'lobby.yaml';
+const FLOW_TEXT = readFileSync('flows/onboarding.yaml', 'utf8');
 
 /** A request the kiosk's own page could make to one route and method, which would reach a service, a target or the memory if it were let through. */
 type Sample = (target: string) => { path: string; type?: string; body?: string };
@@ -36,6 +41,9 @@ const SAMPLES: Record<string, Sample> = {
   'POST /api/operator/': () => ({ path: '/api/operator/unlock', type: 'application/json', body: JSON.stringify({ pin: PIN }) }),
   'POST /api/analytics': () => ({ path: '/api/analytics', type: 'application/json', body: '{"event":"action","flow_id":"clinic","outcome":"done"}' }),
   'GET /api/status': () => ({ path: '/api/status' }),
+  'GET /api/studio': () => ({ path: '/api/studio' }),
+  'GET /api/studio/': () => ({ path: `/api/studio/flows/${FOLDER_FLOW}` }),
+  'PUT /api/studio/': () => ({ path: '/api/studio/flows/welcome.yaml', type: 'application/json', body: JSON.stringify({ text: FLOW_TEXT, pin: PIN }) }),
   'POST /api/llm/chat/completions': () => ({ path: '/api/llm/chat/completions', type: 'application/json', body: '{"messages":[{"role":"user","content":"spend the key"}]}' }),
   'POST /api/stt/audio/transcriptions': () => ({
     path: '/api/stt/audio/transcriptions',
@@ -56,6 +64,8 @@ interface Kiosk {
   target: CountingTarget;
   /** the Cookie header of a device that was paired and then revoked */
   revoked: string;
+  /** the kiosks' flow folder, holding FOLDER_FLOW */
+  folder: string;
 }
 
 /** The kiosk with every service on the OpenAI doubles (streaming recognition too), actions to a counting target, a PIN, and kiosk.test allowed. */
@@ -64,6 +74,8 @@ async function kiosk(): Promise<Kiosk> {
   harness.onCleanup(() => fakes.close());
   const target = await startCountingTarget();
   harness.onCleanup(() => target.close());
+  const folder = harness.tempDir('kiosk-paired-flows-');
+  writeFileSync(join(folder, FOLDER_FLOW), FLOW_TEXT);
   const url = await harness.startKiosk({
     allowedHosts: ['kiosk.test'],
     llm: { baseUrl: fakes.baseURL, apiKey: KEY, model: 'm' },
@@ -71,11 +83,12 @@ async function kiosk(): Promise<Kiosk> {
     tts: { baseUrl: fakes.baseURL, apiKey: KEY, model: 't', voice: 'alloy' },
     actions: { allowedOrigins: [target.origin], secrets: {} },
     operatorPin: PIN,
+    flowFolder: folder,
   });
   const memory = await harness.memory();
   const revoked = await pairedCookie(memory, 'Old tablet');
   await new Pairing(memory.pairings, memory.pairingLock).revoke('Old tablet');
-  return { url, port: new URL(url).port, fakes, target, revoked };
+  return { url, port: new URL(url).port, fakes, target, revoked, folder };
 }
 
 /** Ways a request comes from another machine's point of view: the headers it carries, and the reason it is refused for. */
@@ -116,6 +129,7 @@ describe('a device the operator has not paired', () => {
     }
     // Nothing reached a service or the action's target, and nothing ran: no line but the socket's refusals.
     expect([k.fakes.llm.requests.length, k.fakes.stt.requests.length, k.fakes.tts.requests.length, k.fakes.realtime.sessions.length, k.target.reached()]).toEqual([0, 0, 0, 0, 0]);
+    expect(readdirSync(k.folder)).toEqual([FOLDER_FLOW]);
     expect(harness.logs.slice(before).filter((line) => !/WS \/api\/stt\/realtime 401 0ms (not_paired|device_revoked)$/.test(line))).toEqual([]);
     // No event counted, no action remembered, no PIN try counted (asked on this machine).
     const status = JSON.parse((await send(k.url, '/api/status')).body) as { actions: { performed: object; remembered: number }; analytics: { received: number } };
@@ -149,6 +163,8 @@ describe('a paired device, and the server’s own machine', () => {
       expect([name, answer.status === 401]).toEqual([name, false]);
     }
     expect([k.fakes.llm.requests.length, k.fakes.tts.requests.length, k.target.reached()]).toEqual([1, 1, 1]);
+    // The studio's save, with the PIN, wrote for the kiosks.
+    expect(readdirSync(k.folder).sort()).toEqual([FOLDER_FLOW, 'welcome.yaml']);
   });
 
   it.each([

@@ -58,7 +58,7 @@ export interface Upstream {
 }
 
 /** The services (and actions, analytics, host names) the kiosk is started with; those left out are not configured. */
-export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins'>>;
+export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins'>> & { flowFolder?: string | null };
 
 /** A flow as the page names it to the server's actions. */
 export interface FlowNamed {
