@@ -5,9 +5,9 @@
 // whole clinic visit with its appointment look-up and check-in then works. On a second device a
 // used code, an expired one (the server's clock moved, no waiting) and guessed ones are refused,
 // then pairing locks. The first device's operator panel, opened with the PIN, lists it with when
-// it was last seen and makes a code that pairs the second (a new code opens the lock). Revoked,
-// the first device's next request is refused in the middle of a visit, which is wiped, and the
-// pairing screen is back.
+// it was last seen and makes a code that pairs the second (a new code opens the lock). Revoked in
+// the second device's operator panel, the first device's next request is refused in the middle of
+// a visit, which is wiped, and the pairing screen is back.
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -94,7 +94,7 @@ async function openPanel(page: Page): Promise<void> {
 // busy two-core machine stretches it past the suite's usual ceiling.
 test.describe.configure({ timeout: 90_000 });
 
-test('a tablet on the network: the pairing screen, a code from npm run pair, a visit with its actions, wrong codes locked out, the operator panel pairing another, revoked mid-visit', async () => {
+test('a tablet on the network: the pairing screen, a code from npm run pair, a visit with its actions, wrong codes locked out, the operator panel pairing another and revoking the first mid-visit', async () => {
   const lobby = await device();
   await expect(kiosk(lobby.page)).toHaveAttribute('data-pairing', 'not_paired');
   await expect(lobby.page.getByRole('heading', { name: 'Pair this kiosk with its server' })).toBeVisible();
@@ -167,15 +167,22 @@ test('a tablet on the network: the pairing screen, a code from npm run pair, a v
   await expect(kiosk(entrance.page)).toHaveAttribute('data-phase', 'idle');
   expect((await pairing.devices()).map((d) => d.name)).toEqual(['Entrance', 'Lobby iPad']);
 
-  // Revoked while a visitor is part way through: the look-up is refused, the visit wiped, the pairing screen back.
+  // Revoked from the entrance's operator panel while a visitor is part way through at the lobby:
+  // the look-up is refused, the visit wiped, the pairing screen back.
   await lobby.page.getByRole('button', { name: 'Start', exact: true }).click();
   await input(lobby.page, 'Full name').fill('Li Wei');
   await input(lobby.page, 'Date of birth').fill('1992-11-03');
   await lobby.page.getByRole('button', { name: 'Continue' }).click();
   await lobby.page.getByRole('button', { name: /^Appointment/ }).click();
   await expectStep(lobby.page, 'appointment');
-  // (npm run pair -- --revoke does this through the same door: tests/unit/pair-command.test.ts.)
-  expect(await pairing.revoke('Lobby iPad')).toBe('Lobby iPad');
+  // (npm run pair -- --revoke does this through the server's door: tests/unit/pair-command.test.ts.)
+  await openPanel(entrance.page);
+  const listed = entrance.page.getByRole('region', { name: 'Paired devices' });
+  await expect(listed.locator('li')).toHaveCount(2);
+  await listed.getByRole('button', { name: 'Revoke Lobby iPad' }).click();
+  await expect(listed.getByRole('status')).toHaveText('“Lobby iPad” is revoked: its next request is refused, and it shows the pairing screen.');
+  await expect(listed.locator('li')).toHaveCount(1);
+  expect((await pairing.devices()).map((d) => d.name)).toEqual(['Entrance']);
   await lobby.page.getByRole('button', { name: 'Find my appointment' }).click();
   await expect(kiosk(lobby.page)).toHaveAttribute('data-pairing', 'device_revoked');
   await expect(lobby.page.getByRole('main')).toContainText('This device’s pairing with the kiosk’s server was revoked');
