@@ -1,19 +1,21 @@
 // The kiosk's own HTTP (or HTTPS, tls.ts) server: the /api/ proxy first, then the built page from
-// `root` (with the single-page fallback `vite preview` has), and a few security headers on every
-// answer; its one WebSocket, /api/stt/realtime, is relayed by stt-realtime.ts. Both /api/ and the
-// socket serve paired devices only (device-guard.ts), with one guard; `npm run pair` finds the
-// server by the note it leaves in its data folder (local-door.ts).
+// `root` (static-files.ts), a few security headers on every answer, and the same deadlines for
+// every request's headers and body, whatever its route; its one WebSocket, /api/stt/realtime, is
+// relayed by stt-realtime.ts. Both /api/ and the socket serve paired devices only
+// (device-guard.ts), with one guard; `npm run pair` finds the server by the note it leaves in its
+// data folder (local-door.ts).
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import sirv from 'sirv';
 import { createApiHandler, type ApiConfig, type ApiOptions } from './api.ts';
 import { deviceGuardOn } from './device-guard.ts';
 import { certificateFingerprint, doorUrl, openDoor } from './local-door.ts';
+import { BODY_TIMEOUT_MS, enforceBodyDeadline } from './request-limits.ts';
 import { refuseUpgrade } from './respond.ts';
+import { createStaticFiles } from './static-files.ts';
 import { createSttRealtime } from './stt-realtime.ts';
 import type { Memory } from './storage/memory.ts';
 
@@ -96,27 +98,24 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const devices = options.api?.devices ?? deviceGuardOn(options.memory, options.api?.pairing ?? {}, say, door);
   const api = createApiHandler(options.config, options.memory, { ...options.api, devices, flows: { root: options.root, ...options.api?.flows }, ...(door ? { door } : {}), ...(log ? { log } : {}) });
   const realtime = createSttRealtime(options.config, { ...options.api?.sttRealtime, idleMs: options.api?.streamIdleMs, log: say, devices });
-  const files = sirv(options.root, {
-    single: true,
-    etag: true,
-    // The build's gzip copies (scripts/precompress.ts) go to browsers that accept gzip.
-    gzip: true,
-    setHeaders: (res, pathname) => {
-      const type = MIME[extension(pathname)];
-      if (type) res.setHeader('content-type', type);
-      // Vite names everything under /assets/ by its content; anything else (index.html above all,
-      // and the page served for unknown paths) must be checked again on every load.
-      res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+  const files = createStaticFiles(options.root, (res, pathname) => {
+    const type = MIME[extension(pathname)];
+    if (type) res.setHeader('content-type', type);
+    // Vite names everything under /assets/ by its content; anything else (index.html above all,
+    // and the page served for unknown paths) must be checked again on every load.
+    res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   });
   const notFound = (res: ServerResponse) => {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Not found\n');
   };
 
+  const bodyTimeoutMs = options.api?.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const serve: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     api(req, res, () => {
+      // /api/ keeps its own body deadline; a file's request has the same one.
+      enforceBodyDeadline(req, res, bodyTimeoutMs);
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
         res.end('Method not allowed\n');
@@ -134,7 +133,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     });
   };
   const tls = options.tls;
-  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, serve) : createServer(serve);
+  const deadlines = requestDeadlines(bodyTimeoutMs);
+  // Over TLS the handshake, before any header, has the same deadline (Node's default is 2 minutes).
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, handshakeTimeout: bodyTimeoutMs, ...deadlines }, serve) : createServer(deadlines, serve);
 
   // /api/stt/realtime is a WebSocket; no other address of this server is one.
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -178,6 +179,16 @@ function leaveDoorNote(options: ServerOptions, port: number, door: string | unde
     say(`[pairing] could not leave the note for npm run pair in ${options.doorDir} (${(error as Error).message}); it can make codes only while this server is stopped`);
     return () => {};
   }
+}
+
+/**
+ * Node's own deadlines for every connection, set from the body deadline: the headers must all
+ * arrive within it (Node answers 408 and closes the connection), and the whole request within a
+ * second more, a backstop behind the server's own 408 (request-limits.ts). Node looks at its
+ * connections once a second (every 30 s by default), a quarter of the deadline when that is shorter.
+ */
+function requestDeadlines(bodyTimeoutMs: number): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  return { headersTimeout: bodyTimeoutMs, requestTimeout: bodyTimeoutMs + 1000, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(bodyTimeoutMs / 4))) };
 }
 
 function extension(pathname: string): string {
