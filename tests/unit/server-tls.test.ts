@@ -1,10 +1,12 @@
 // HTTPS built in: TLS_CERT and TLS_KEY read and checked with one line naming the setting for each
 // problem, and the kiosk's server speaking HTTPS with a certificate from a local authority
 // (scripts/make-certificate.sh): the page, /api/, the credential's cookie (__Host-, Secure), the
-// streaming socket (wss) and npm run pair's door (held to the certificate's fingerprint).
+// streaming socket (wss), npm run pair's door (held to the certificate's fingerprint), and the
+// request deadlines (issue 29) over TLS from the handshake on.
 
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:https';
+import { connect } from 'node:net';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +118,23 @@ describe('the kiosk over HTTPS', () => {
     socket.close();
 
     await expect(fetch(url.replace('https:', 'http:'))).rejects.toThrow();
+  });
+
+  it('keeps the deadline of every request for the TLS handshake: a connection that never begins one is closed', async () => {
+    const url = await harness.startKiosk({}, { bodyTimeoutMs: 500 }, undefined, { tls: { cert: certs.cert, key: certs.key } });
+    const started = Date.now();
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    // Closed by the server, or still open after 4 s (Node's own handshake deadline is 2 minutes).
+    const closedAfterMs = await new Promise<number | null>((resolve) => {
+      const giveUp = setTimeout(() => resolve(null), 4000);
+      socket.once('close', () => {
+        clearTimeout(giveUp);
+        resolve(Date.now() - started);
+      });
+    });
+    socket.destroy();
+    expect(closedAfterMs).not.toBeNull();
+    expect(closedAfterMs!).toBeGreaterThanOrEqual(450);
   });
 
   it("lets npm run pair in through its door, held to the certificate's fingerprint", async () => {
