@@ -2,14 +2,15 @@
 // writes docs/screenshots/*.png. Each scene runs on the kiosk's own server with a microphone
 // (an espeak-ng fixture) so the voice light is live; the onboarding scene is heard by voice (its first
 // line played when the kiosk listens), the others are typed, the visitor sign-in in Arabic among
-// them. Run after `npx vite build`:
-//   npx tsx scripts/screenshots.ts
+// them. Run after `npx vite build` (naming scenes takes those alone):
+//   npx tsx scripts/screenshots.ts [pairingScreen pairedDevices ...]
 
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { brokenFlow, serveFlow } from '../tests/e2e/support/flows.ts';
 import { openVoiceKiosk, transcriptsFor, type VoiceKiosk } from '../tests/support/voice-kiosk.ts';
+import { Pairing } from '../server/pairing.ts';
 
 const outDir = new URL('../docs/screenshots/', import.meta.url);
 
@@ -153,8 +154,51 @@ async function operatorPanel(): Promise<VoiceKiosk> {
   return kiosk;
 }
 
+/** The pairing screen as a tablet on the network meets it: the kiosk reached by a name, not at localhost. */
+async function pairingScreen(): Promise<VoiceKiosk> {
+  const kiosk = await openVoiceKiosk({ fixture: 'noise', host: 'kiosk.test', env: { ALLOWED_HOSTS: 'kiosk.test' }, query: { flow: 'clinic-checkin' } });
+  await kiosk.page.locator('.kiosk[data-pairing="not_paired"]').waitFor();
+  await kiosk.page.getByRole('textbox', { name: 'Pairing code' }).fill('7FXC-4NUJ');
+  await shoot(kiosk.page, 'pairing');
+  return kiosk;
+}
+
+/** The operator panel's paired devices: two tablets paired, a code just made for a third. */
+async function pairedDevices(): Promise<VoiceKiosk> {
+  const pin = '482913';
+  const kiosk = await openVoiceKiosk({ fixture: 'noise', services: { llm: true, stt: false, tts: true }, env: { OPERATOR_PIN: pin }, query: { flow: 'clinic-checkin' } });
+  const { page, memory } = kiosk;
+  const pairing = new Pairing(memory.pairings, memory.pairingLock);
+  for (const name of ['Lobby iPad', 'Entrance Android']) {
+    const made = await pairing.makeCode(name);
+    if (made.ok) await pairing.pair(made.code);
+  }
+  await reach(page, 'data-phase', 'idle');
+  const corner = await page.getByRole('button', { name: 'Staff: hold for 3 seconds to open the operator panel' }).boundingBox();
+  if (!corner) throw new Error('the operator corner is not on screen');
+  await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
+  await page.mouse.down();
+  await page.getByLabel('PIN', { exact: true }).waitFor({ timeout: 20_000 });
+  await page.mouse.up();
+  await page.getByLabel('PIN', { exact: true }).fill(pin);
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  const devices = page.getByRole('region', { name: 'Paired devices' });
+  await devices.locator('li').nth(1).waitFor();
+  await devices.getByLabel('Name of a device to pair').fill('Waiting room');
+  await devices.getByRole('button', { name: 'Make a pairing code' }).click();
+  await devices.getByText('Code for “Waiting room”').waitFor();
+  await devices.getByRole('heading', { name: 'Paired devices' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+  await shoot(page, 'devices');
+  return kiosk;
+}
+
+const SCENES = { onboarding, clinicSummary, arabic, brokenFlowScreen, operatorPanel, pairingScreen, pairedDevices };
+const chosen = process.argv.slice(2);
+for (const name of chosen) if (!Object.hasOwn(SCENES, name)) throw new Error(`no scene ${name}: ${Object.keys(SCENES).join(', ')}`);
+
 mkdirSync(outDir, { recursive: true });
-for (const scene of [onboarding, clinicSummary, arabic, brokenFlowScreen, operatorPanel]) {
+for (const [name, scene] of Object.entries(SCENES)) {
+  if (chosen.length && !chosen.includes(name)) continue;
   const kiosk = await scene();
   await kiosk.close();
 }

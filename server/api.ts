@@ -2,13 +2,17 @@
 // endpoints (chat, transcription, speech) that adds the keys (and, apart from these requests,
 // the streaming transcription socket of stt-realtime.ts), and the server's own routes:
 // actions (a flow's HTTP effects), the flows loaded from addresses, analytics, the operator's
-// status and PIN, and the flow studio's (studio-route.ts). Nothing else is forwarded. Nothing at all is done for a request that does not come from the kiosk's own page
-// (request-guard.ts); a body has a deadline and uploads have a few places (request-limits.ts);
-// a route that fails answers 500 (route-guard.ts) instead of taking the server down.
+// status, PIN and devices, the flow studio's (studio-route.ts), and pairing; every one is in the
+// table of api-routes.ts. Nothing else is forwarded. Nothing at all is done for a request that does
+// not come from the kiosk's own page (request-guard.ts), nor, beyond the pairing screen's route,
+// from a device the operator has not paired (device-guard.ts); a body has a deadline and uploads
+// have a few places (request-limits.ts); a route that fails answers 500 (route-guard.ts) instead of
+// taking the server down.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { createActionsRoute, type ActionsOptions } from './actions.ts';
+import { findRoute, type RouteName } from './api-routes.ts';
 import { Analytics, receiveEvent } from './analytics.ts';
 import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
@@ -16,7 +20,10 @@ import { forward } from './forward.ts';
 import { BUNDLED_FLOWS, FlowLibrary } from './flow-library.ts';
 import { FlowFolder } from './flow-folder.ts';
 import { createFlowsRoute } from './flows-route.ts';
+import { createDeviceGuard, type DeviceGuard } from './device-guard.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
+import { Pairing, type PairingOptions } from './pairing.ts';
+import { createPairingRoute } from './pairing-route.ts';
 import { prepareChat, prepareSpeech, prepareTranscription, type Prepared } from './proxy-requests.ts';
 import { refuseUnread, sendError, sendJson, sendRefusal } from './respond.ts';
 import { refuseForeign } from './request-guard.ts';
@@ -29,6 +36,9 @@ import type { Memory } from './storage/memory.ts';
 
 /** A connect-style handler: Vite's dev server and the kiosk's own server both mount it. */
 export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/** One route's handler (its promise, when there is one, is the route guard's to watch). */
+type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => void | Promise<void>;
 
 export interface ApiOptions {
   /** how long to wait for an upstream's response headers before answering 504 (default 30 000 ms) */
@@ -49,6 +59,12 @@ export interface ApiOptions {
   analyticsTimeoutMs?: number;
   /** the operator PIN's lock: tries and durations (tests make them short) */
   operator?: OperatorOptions;
+  /** pairing codes: how long they last, the lock on wrong ones, the clock (tests move it) */
+  pairing?: PairingOptions;
+  /** who may use the routes beyond /api/pairing (default: paired devices, and the server's own machine); made once per server, shared with its socket */
+  devices?: DeviceGuard;
+  /** the token `npm run pair` brings to make codes on this server from its own machine (local-door.ts) */
+  door?: string;
   /** the flows whose actions may run (default: `flows/` bundled, copies kept in `dataDir/flows`), and the page's own files */
   flows?: { library?: FlowLibrary; root?: string };
 }
@@ -114,30 +130,30 @@ export function createApiHandler(config: ApiConfig, memory: Memory, options: Api
   const folder = config.flowFolder ? new FlowFolder(config.flowFolder) : null;
   const flows = createFlowsRoute({ library, origins: config.flowOrigins ?? [], folder, ...(options.flows?.root ? { root: options.flows.root } : {}) });
   const analytics = new Analytics(config.analyticsUrl ?? null, { log, counts: memory.counts, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
-  const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log, memory.operatorLock);
-  const studio = createStudioRoute({ folder, gate: operator.gate, log });
   const startedAt = new Date().toISOString();
 
-  const route = (req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void> => {
-    if (path === '/api/config') {
-      if (req.method !== 'GET') return sendError(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
-      return sendJson(res, 200, services);
-    }
-    if (path === '/api/actions' || path.startsWith('/api/actions/')) return actions.handle(req, res, path);
-    if (path === '/api/flows') return flows(req, res);
-    if (path === '/api/operator' || path.startsWith('/api/operator/')) return operator.handle(req, res, path);
-    if (path === '/api/studio' || path.startsWith('/api/studio/')) return studio(req, res, path);
-    if (path === '/api/analytics') {
-      if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
-      return receiveEvent(req, res, analytics);
-    }
-    if (path === '/api/status') {
-      if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
-      return sendStatus(res, { config, memory, analytics, startedAt, log });
-    }
-    const proxied = ROUTES.get(path);
-    if (!proxied) return sendError(res, 404, 'not_found', 'There is no such API route on this kiosk.');
-    return proxyRoute(proxy, req, res, path, proxied);
+  const pairing = new Pairing(memory.pairings, memory.pairingLock, options.pairing ?? {});
+  const devices = options.devices ?? createDeviceGuard(pairing, log, options.door);
+  const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log, memory, pairing, options.door);
+  const studio = createStudioRoute({ folder, gate: operator.gate, log });
+  const only = (method: string, handle: Handler): Handler => (req, res, path) =>
+    req.method === method ? handle(req, res, path) : sendRefusal(res, 405, 'method_not_allowed', `Use ${method} here.`, { allow: method });
+  const proxied = (path: string): Handler => (req, res) => proxyRoute(proxy, req, res, path, ROUTES.get(path)!);
+
+  const handlers: Record<RouteName, Handler> = {
+    config: (req, res) => (req.method === 'GET' ? sendJson(res, 200, services) : sendError(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' })),
+    actions: (req, res, path) => actions.handle(req, res, path),
+    action: (req, res, path) => actions.handle(req, res, path),
+    flows: (req, res) => flows(req, res),
+    operator: (req, res, path) => operator.handle(req, res, path),
+    studio: (req, res, path) => studio(req, res, path),
+    analytics: only('POST', (req, res) => receiveEvent(req, res, analytics)),
+    status: only('GET', (_req, res) => sendStatus(res, { config, memory, analytics, startedAt, log })),
+    pairing: createPairingRoute(pairing, log),
+    llm: proxied('/api/llm/chat/completions'),
+    stt: proxied('/api/stt/audio/transcriptions'),
+    tts: proxied('/api/tts/audio/speech'),
+    sttRealtime: (_req, res) => sendError(res, 426, 'upgrade_required', 'This address is a WebSocket: open it as one.', { upgrade: 'websocket' }),
   };
 
   return (req, res, next) => {
@@ -146,7 +162,16 @@ export function createApiHandler(config: ApiConfig, memory: Memory, options: Api
     enforceBodyDeadline(req, res, bodyTimeoutMs);
     const refusal = refuseForeign(req, config.allowedHosts ?? []);
     if (refusal) return refuseUnread(res, 403, refusal.type, refusal.message);
-    guardRoute(req, res, path, log, () => route(req, res, path));
+    const route = findRoute(path);
+    guardRoute(req, res, path, log, async () => {
+      // Only the pairing screen's route is open to a device the operator has not paired.
+      if (route?.door !== 'anyone') {
+        const unpaired = await devices.check(req, res);
+        if (unpaired) return refuseUnread(res, unpaired.status, unpaired.type, unpaired.message);
+      }
+      if (!route) return sendError(res, 404, 'not_found', 'There is no such API route on this kiosk.');
+      return handlers[route.name](req, res, path);
+    });
   };
 }
 

@@ -1,12 +1,18 @@
-// The kiosk's own HTTP server: the /api/ proxy first, then the built page from `root`
-// (static-files.ts), a few security headers on every answer, and the same deadlines for every
-// request's headers and body, whatever its route; its one WebSocket, /api/stt/realtime, is
-// relayed by stt-realtime.ts.
+// The kiosk's own HTTP (or HTTPS, tls.ts) server: the /api/ proxy first, then the built page from
+// `root` (static-files.ts), a few security headers on every answer, and the same deadlines for
+// every request's headers and body, whatever its route; its one WebSocket, /api/stt/realtime, is
+// relayed by stt-realtime.ts. Both /api/ and the socket serve paired devices only
+// (device-guard.ts), with one guard; `npm run pair` finds the server by the note it leaves in its
+// data folder (local-door.ts).
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApiHandler, type ApiConfig, type ApiOptions } from './api.ts';
+import { deviceGuardOn } from './device-guard.ts';
+import { certificateFingerprint, doorUrl, openDoor } from './local-door.ts';
 import { BODY_TIMEOUT_MS, enforceBodyDeadline } from './request-limits.ts';
 import { refuseUpgrade } from './respond.ts';
 import { createStaticFiles } from './static-files.ts';
@@ -27,10 +33,14 @@ export interface ServerOptions {
   api?: ApiOptions;
   /** what outlives a restart (server/storage/); the caller opens it, and closes it after `close()` */
   memory: Memory;
+  /** speak HTTPS with this certificate and key (PEM), read by tls.ts */
+  tls?: { cert: Buffer; key: Buffer };
+  /** the data folder holding the memory (PGlite's), where the note for `npm run pair` is left while the server runs */
+  doorDir?: string;
 }
 
 export interface RunningServer {
-  /** where it listens, with the real port, e.g. `http://127.0.0.1:4173` */
+  /** where it listens, with the real port, e.g. `http://127.0.0.1:4173` (https with TLS) */
   url: string;
   /** stops listening and drops open connections (streams in flight included) */
   close(): Promise<void>;
@@ -83,12 +93,11 @@ export const SECURITY_HEADERS: Record<string, string> = {
 /** Starts the server; rejects with the listen error (EADDRINUSE) when it cannot. */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.quiet ? () => {} : options.api?.log;
-  const api = createApiHandler(options.config, options.memory, { ...options.api, flows: { root: options.root, ...options.api?.flows }, ...(log ? { log } : {}) });
-  const realtime = createSttRealtime(options.config, {
-    ...options.api?.sttRealtime,
-    idleMs: options.api?.streamIdleMs,
-    log: log ?? ((line: string) => process.stderr.write(`${line}\n`)),
-  });
+  const say = log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const door = options.doorDir === undefined ? undefined : randomBytes(32).toString('base64url');
+  const devices = options.api?.devices ?? deviceGuardOn(options.memory, options.api?.pairing ?? {}, say, door);
+  const api = createApiHandler(options.config, options.memory, { ...options.api, devices, flows: { root: options.root, ...options.api?.flows }, ...(door ? { door } : {}), ...(log ? { log } : {}) });
+  const realtime = createSttRealtime(options.config, { ...options.api?.sttRealtime, idleMs: options.api?.streamIdleMs, log: say, devices });
   const files = createStaticFiles(options.root, (res, pathname) => {
     const type = MIME[extension(pathname)];
     if (type) res.setHeader('content-type', type);
@@ -102,7 +111,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   };
 
   const bodyTimeoutMs = options.api?.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
-  const server = createServer(requestDeadlines(bodyTimeoutMs), (req: IncomingMessage, res: ServerResponse) => {
+  const serve: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     api(req, res, () => {
       // /api/ keeps its own body deadline; a file's request has the same one.
@@ -122,7 +131,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       }
       files(req, res, () => notFound(res));
     });
-  });
+  };
+  const tls = options.tls;
+  const deadlines = requestDeadlines(bodyTimeoutMs);
+  // Over TLS the handshake, before any header, has the same deadline (Node's default is 2 minutes).
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, handshakeTimeout: bodyTimeoutMs, ...deadlines }, serve) : createServer(deadlines, serve);
 
   // /api/stt/realtime is a WebSocket; no other address of this server is one.
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -135,10 +148,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+      const scheme = tls ? 'https' : 'http';
+      const shut = leaveDoorNote(options, port, door, say);
       resolve({
-        url: `http://${host}:${port}`,
+        url: `${scheme}://${host}:${port}`,
         close: () =>
           new Promise<void>((done) => {
+            shut();
             // The relayed sockets are no longer the HTTP server's connections: they are closed here.
             realtime.close();
             server.close(() => done());
@@ -147,6 +163,22 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       });
     });
   });
+}
+
+/**
+ * Leaves the note `npm run pair` finds this server by (its address and the door's token) in the
+ * data folder, when the server has one; returns what takes it away again. A note that cannot be
+ * left is said in one line: the server runs on, and `npm run pair` works only while it is stopped.
+ */
+function leaveDoorNote(options: ServerOptions, port: number, door: string | undefined, say: (line: string) => void): () => void {
+  if (options.doorDir === undefined || door === undefined) return () => {};
+  const tls = options.tls;
+  try {
+    return openDoor(options.doorDir, { pid: process.pid, url: doorUrl(options.host, port, tls !== undefined), token: door, ...(tls ? { fingerprint: certificateFingerprint(tls.cert) } : {}) });
+  } catch (error) {
+    say(`[pairing] could not leave the note for npm run pair in ${options.doorDir} (${(error as Error).message}); it can make codes only while this server is stopped`);
+    return () => {};
+  }
 }
 
 /**

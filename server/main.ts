@@ -1,7 +1,8 @@
-// `npm run serve`: the built kiosk and its /api/ routes on HOST:PORT, configured from the
-// environment and .env. Opens the kiosk's memory (KIOSK_DATA_DIR or DATABASE_URL) before it
-// listens and closes it on SIGINT/SIGTERM. Says where the memory is, which outside services and
-// origins it uses, and what stands in for the others.
+// `npm run serve`: the built kiosk and its /api/ routes on HOST:PORT (HTTPS with TLS_CERT and
+// TLS_KEY), configured from the environment and .env. Opens the kiosk's memory (KIOSK_DATA_DIR or
+// DATABASE_URL) before it listens and closes it on SIGINT/SIGTERM. Says where the memory is,
+// which outside services and origins it uses, what stands in for the others, and how other
+// devices are paired.
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,6 +15,7 @@ import { describeFailure } from './route-guard.ts';
 import { MemoryError } from './storage/database.ts';
 import { openMemory, type Memory } from './storage/memory.ts';
 import { readMemorySettings, type MemorySettings } from './storage/settings.ts';
+import { readTls, tlsWarnings, type TlsFiles } from './tls.ts';
 
 function fail(message: string): never {
   console.error(message);
@@ -38,9 +40,11 @@ function keepServing(): void {
 async function main(): Promise<void> {
   let config: KioskConfig;
   let settings: MemorySettings;
+  let tls: TlsFiles | null;
   try {
     config = loadConfig();
     settings = readMemorySettings(process.env);
+    tls = readTls(process.env);
   } catch (error) {
     if (error instanceof ConfigError) fail(`Cannot start: ${error.message}`);
     throw error;
@@ -60,7 +64,7 @@ async function main(): Promise<void> {
   const flowFolder = readFlowFolder(process.env);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ root, config: { ...config, flowFolder }, host: config.host, port: config.port, memory });
+    server = await startServer({ root, config: { ...config, flowFolder }, host: config.host, port: config.port, memory, ...(tls ? { tls } : {}), ...(settings.kind === 'pglite' ? { doorDir: settings.dataDir } : {}) });
   } catch (error) {
     await memory.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -74,9 +78,10 @@ async function main(): Promise<void> {
   console.log(`voice-kiosk at ${server.url}`);
   const bundledOrigins = new FlowLibrary(BUNDLED_FLOWS, null).bundledOrigins();
   for (const line of describeServices(config, bundledOrigins)) console.log(line);
-  console.log(`  ${'memory'.padEnd(15)} ${memory.where} (action ids, the PIN lock, outcome counts)`);
+  console.log(`  ${'memory'.padEnd(15)} ${memory.where} (action ids, the PIN lock, outcome counts, paired devices)`);
+  console.log(`  ${'pairing'.padEnd(15)} this machine at localhost needs none; pair any other device with a code: npm run pair -- "Lobby iPad"`);
   console.log(`  ${'flow studio'.padEnd(15)} ${server.url}/studio/ (saves for the kiosks ${flowFolder ? `into ${flowFolder}, loaded as ?flow=/flows/NAME.yaml` : 'nowhere: FLOW_FOLDER is not set'})`);
-  for (const warning of [...config.warnings, ...missingOrigins(config, bundledOrigins)]) console.warn(`warning: ${warning}`);
+  for (const warning of [...config.warnings, ...missingOrigins(config, bundledOrigins), ...(tls ? tlsWarnings(tls, config.allowedHosts) : [])]) console.warn(`warning: ${warning}`);
 
   let closing = false;
   const stop = () => {

@@ -2,6 +2,8 @@
 // with yes or no, locking after repeated wrong tries. The page never holds the PIN or a hash of
 // it: a short PIN's hash could be tried against every PIN in a moment by anyone who can read it.
 // The lock is kept in the kiosk's memory (server/storage/pin-lock.ts): a restart gives no fresh tries.
+// The right PIN opens a session (a cookie) for the panel's management of paired devices
+// (operator-devices.ts).
 //
 //   GET  /api/operator          { pin_set, locked_for_seconds }
 //   POST /api/operator/unlock   { pin }  ->  200 { ok: true } | 403 wrong_pin | 429 locked | 404 no_pin
@@ -11,18 +13,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonRequest, parseJson, readBody } from './body.ts';
 import { sendJson, sendRefusal } from './respond.ts';
 import { oneLine } from './storage/database.ts';
-import type { PinLockMemory, PinLockState } from './storage/pin-lock.ts';
+import { createDeviceRoutes, OperatorSessions } from './operator-devices.ts';
+import type { Pairing } from './pairing.ts';
+import type { Memory } from './storage/memory.ts';
+import type { PinLockMemory } from './storage/pin-lock.ts';
+import { TryRules, type TryLockOptions } from './try-lock.ts';
 
-export interface OperatorOptions {
-  /** wrong tries in a row before the panel locks (default 5) */
-  maxTries?: number;
-  /** how long the first lock lasts; each lock after it lasts twice the one before (default 5 minutes) */
-  lockMs?: number;
-  /** the longest a lock lasts (default 24 hours) */
-  maxLockMs?: number;
-  /** the clock, in ms (tests pass their own) */
-  now?: () => number;
-}
+/** The PIN lock's rules (TryLockOptions): 5 wrong tries, then 5 minutes, doubling up to 24 hours. */
+export type OperatorOptions = TryLockOptions;
 
 /** What an unlock attempt came to. */
 export type UnlockResult =
@@ -30,8 +28,6 @@ export type UnlockResult =
   | { ok: false; reason: 'no_pin' }
   | { ok: false; reason: 'wrong_pin'; triesLeft: number }
   | { ok: false; reason: 'locked'; retryAfterSeconds: number };
-
-const DEFAULTS = { maxTries: 5, lockMs: 5 * 60_000, maxLockMs: 24 * 3_600_000 };
 
 /**
  * The PIN check and its lock. One lock for the whole kiosk (not per address), shared by the servers
@@ -41,10 +37,7 @@ const DEFAULTS = { maxTries: 5, lockMs: 5 * 60_000, maxLockMs: 24 * 3_600_000 };
  */
 export class OperatorGate {
   private readonly digest: Buffer | null;
-  private readonly maxTries: number;
-  private readonly lockMs: number;
-  private readonly maxLockMs: number;
-  private readonly now: () => number;
+  private readonly rules: TryRules;
 
   constructor(
     pin: string | undefined,
@@ -52,10 +45,7 @@ export class OperatorGate {
     options: OperatorOptions = {},
   ) {
     this.digest = pin === undefined ? null : hash(pin);
-    this.maxTries = options.maxTries ?? DEFAULTS.maxTries;
-    this.lockMs = options.lockMs ?? DEFAULTS.lockMs;
-    this.maxLockMs = options.maxLockMs ?? DEFAULTS.maxLockMs;
-    this.now = options.now ?? Date.now;
+    this.rules = new TryRules(options);
   }
 
   get pinSet(): boolean {
@@ -65,7 +55,7 @@ export class OperatorGate {
   /** Whole seconds until the lock runs out; 0 when not locked. */
   async lockedForSeconds(): Promise<number> {
     if (!this.digest) return 0;
-    return this.secondsUntil((await this.lock.read()).lockedUntil);
+    return this.rules.lockedFor(await this.lock.read());
   }
 
   async unlock(pin: string): Promise<UnlockResult> {
@@ -73,23 +63,8 @@ export class OperatorGate {
     if (!digest) return { ok: false, reason: 'no_pin' };
     // Equal-length digests compared in constant time: the answer's timing says nothing of the PIN.
     const right = timingSafeEqual(hash(pin), digest);
-    return this.lock.change((state) => this.decide(state, right));
-  }
-
-  /** The lock after one try, and what the try is told; a locked panel takes no try at all. */
-  private decide(state: PinLockState, right: boolean): { state: PinLockState; result: UnlockResult } {
-    const locked = this.secondsUntil(state.lockedUntil);
-    if (locked > 0) return { state, result: { ok: false, reason: 'locked', retryAfterSeconds: locked } };
-    if (right) return { state: { ...state, wrongTries: 0, locks: 0 }, result: { ok: true } };
-    const wrong = state.wrongTries + 1;
-    if (wrong < this.maxTries) return { state: { ...state, wrongTries: wrong }, result: { ok: false, reason: 'wrong_pin', triesLeft: this.maxTries - wrong } };
-    const locks = state.locks + 1;
-    const lockedUntil = this.now() + Math.min(this.maxLockMs, this.lockMs * 2 ** (locks - 1));
-    return { state: { wrongTries: 0, locks, lockedUntil }, result: { ok: false, reason: 'locked', retryAfterSeconds: this.secondsUntil(lockedUntil) } };
-  }
-
-  private secondsUntil(lockedUntil: number): number {
-    return Math.max(0, Math.ceil((lockedUntil - this.now()) / 1000));
+    const outcome = await this.lock.change((state) => this.rules.refuseLocked(state) ?? this.rules.after(state, right));
+    return outcome.ok || outcome.reason === 'locked' ? outcome : { ok: false, reason: 'wrong_pin', triesLeft: outcome.triesLeft };
   }
 }
 
@@ -100,9 +75,14 @@ function hash(pin: string): Buffer {
 /** The largest unlock request read: a PIN and the JSON around it. */
 const BODY_LIMIT = 1024;
 
-/** Answers `/api/operator` and `/api/operator/unlock`, keeping the lock in `lock`. */
-export function createOperatorRoute(pin: string | undefined, options: OperatorOptions, log: (line: string) => void, lock: PinLockMemory) {
-  const gate = new OperatorGate(pin, lock, options);
+/**
+ * Answers `/api/operator` and `/api/operator/unlock`, keeping the lock in `memory`, and the
+ * routes of the paired devices (operator-devices.ts) that an unlock opens.
+ */
+export function createOperatorRoute(pin: string | undefined, options: OperatorOptions, log: (line: string) => void, memory: Pick<Memory, 'operatorLock' | 'pairings'>, pairing: Pairing, door?: string) {
+  const gate = new OperatorGate(pin, memory.operatorLock, options);
+  const sessions = new OperatorSessions(memory.pairings, options.now ?? Date.now);
+  const devices = createDeviceRoutes(pairing, sessions, log, door);
   /** When the memory fails: one line, and 503 (a check that could not be made is never a yes). */
   const memoryFailed = (res: ServerResponse, error: unknown) => {
     log(`[operator] the kiosk's memory failed (${oneLine(error)}) (503)`);
@@ -116,7 +96,7 @@ export function createOperatorRoute(pin: string | undefined, options: OperatorOp
         if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
         return gate.lockedForSeconds().then((locked) => sendJson(res, 200, { pin_set: gate.pinSet, locked_for_seconds: locked }), (error: unknown) => memoryFailed(res, error));
       }
-      if (path !== '/api/operator/unlock') return sendRefusal(res, 404, 'not_found', 'There is no such operator route on this kiosk.');
+      if (path !== '/api/operator/unlock') return devices.handle(req, res, path);
       if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
       if (!isJsonRequest(req)) return sendRefusal(res, 415, 'not_json', 'Send the PIN as application/json: {"pin": "…"}.');
       return readBody(req, BODY_LIMIT).then(async (body) => {
@@ -133,6 +113,11 @@ export function createOperatorRoute(pin: string | undefined, options: OperatorOp
           return memoryFailed(res, error);
         }
         if (result.ok) {
+          try {
+            await sessions.open(req, res);
+          } catch (error) {
+            return memoryFailed(res, error);
+          }
           log('[operator] panel unlocked');
           return sendJson(res, 200, { ok: true });
         }

@@ -15,10 +15,15 @@ export interface Refusal {
 /** A Host header: a name or IPv4 address, or an IPv6 address in brackets, with an optional port. */
 const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/;
 
+/** The name (or bracketed IPv6 address) in the request's Host header, lower-cased; undefined when it is no host. */
+export function hostName(req: IncomingMessage): string | undefined {
+  return HOST_HEADER.exec((req.headers.host ?? '').trim().toLowerCase())?.[1];
+}
+
 /** The refusal of `req`, or undefined when it comes from the kiosk's own page (or from no browser at all). */
 export function refuseForeign(req: IncomingMessage, allowedHosts: readonly string[]): Refusal | undefined {
   const host = (req.headers.host ?? '').trim().toLowerCase();
-  const name = HOST_HEADER.exec(host)?.[1];
+  const name = hostName(req);
   if (name === undefined || !servedName(name, allowedHosts)) {
     const shown = name === undefined ? 'this request' : `the name "${name}"`;
     return {

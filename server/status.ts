@@ -1,7 +1,7 @@
 // `GET /api/status`, for the operator's status view: which services are configured, how many
-// origins actions may reach, and the outcomes counted, kept in the kiosk's memory since it was
-// made (restarts do not zero them). Never a key, a secret, an address or a visitor's value: the
-// route is as open as the page itself.
+// origins actions may reach, the outcomes counted, kept in the kiosk's memory since it was made
+// (restarts do not zero them), and the paired devices with when each was last seen. Never a key,
+// a secret, a credential, an address or a visitor's value: every paired device may ask.
 
 import type { ServerResponse } from 'node:http';
 import { PERFORMED } from './actions.ts';
@@ -30,6 +30,8 @@ export interface KioskStatus {
   started_at: string;
   /** when the kiosk's memory was made (ISO 8601): the outcome counts go back to this moment */
   counts_since: string;
+  /** the devices paired with the servers of this memory, by name (ISO 8601 times) */
+  devices: { name: string; paired_at: string; last_seen: string }[];
 }
 
 /** What the status is made of. */
@@ -43,11 +45,12 @@ export interface StatusSources {
 
 /** The status as it stands now. */
 export async function kioskStatus({ config, memory, analytics, startedAt }: StatusSources): Promise<KioskStatus> {
-  const [counts, performed, remembered, countsSince] = await Promise.all([
+  const [counts, performed, remembered, countsSince, devices] = await Promise.all([
     memory.counts.read('reported', OUTCOMES),
     memory.counts.read('performed', PERFORMED),
     memory.actions.size(),
     memory.counts.since(),
+    memory.pairings.devices(),
   ]);
   return {
     services: { llm: config.llm !== null, stt: config.stt !== null, tts: config.tts !== null },
@@ -55,6 +58,7 @@ export async function kioskStatus({ config, memory, analytics, startedAt }: Stat
     analytics: { forwarding: analytics.url !== null, ...analytics.totals },
     started_at: startedAt,
     counts_since: countsSince,
+    devices: devices.map((d) => ({ name: d.name, paired_at: new Date(d.pairedAt).toISOString(), last_seen: new Date(d.lastSeen).toISOString() })),
   };
 }
 

@@ -2,14 +2,16 @@
 // to `{STT_BASE_URL}/realtime?intent=transcription` with the key (STT_MODE=realtime). The page
 // streams the visitor's audio while they speak, commits at the end of the turn and reads the
 // words as they come; it never sees the key or the service's address. This file decides who may
-// open one (the checks of every /api/ request, then the mode, the language, how many are open);
-// stt-realtime-relay.ts relays each socket, stt-realtime-events.ts checks what crosses it.
-// Both the kiosk's server (app.ts) and Vite's dev server (vite-plugin.ts) hand it their upgrades.
+// open one (the checks of every /api/ request and a paired device, then the mode, the language,
+// how many are open); stt-realtime-relay.ts relays each socket, stt-realtime-events.ts checks
+// what crosses it. Both the kiosk's server (app.ts) and Vite's dev server (vite-plugin.ts) hand it
+// their upgrades.
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { KioskConfig } from './config.ts';
+import type { DeviceGuard } from './device-guard.ts';
 import { refuseUpgrade } from './respond.ts';
 import { refuseForeign } from './request-guard.ts';
 import { describeFailure } from './route-guard.ts';
@@ -55,10 +57,15 @@ const LANGUAGE = /^[a-z]{2,3}$/;
 
 /**
  * The relay for `config`. `idleMs` (the proxy's streamIdleMs) closes a socket on which nothing
- * moved either way for that long; `log` takes one line per socket.
+ * moved either way for that long; `log` takes one line per socket; `devices` refuses a device the
+ * operator has not paired.
  */
-export function createSttRealtime(config: Pick<KioskConfig, 'stt'> & Partial<Pick<KioskConfig, 'allowedHosts'>>, options: SttRealtimeOptions & { idleMs?: number; log: (line: string) => void }): SttRealtime {
-  const settings = { ...DEFAULT_REALTIME, ...definedOnly(options) };
+export function createSttRealtime(
+  config: Pick<KioskConfig, 'stt'> & Partial<Pick<KioskConfig, 'allowedHosts'>>,
+  options: SttRealtimeOptions & { idleMs?: number; log: (line: string) => void; devices: DeviceGuard },
+): SttRealtime {
+  const { devices: _devices, log: _log, idleMs: _idle, ...limitsGiven } = options;
+  const settings = { ...DEFAULT_REALTIME, ...definedOnly(limitsGiven) };
   const limits: RelayLimits = { ...settings, idleMs: options.idleMs ?? 30_000 };
   // ws stops a frame at twice the relay's limit itself (1009); below that the relay refuses it in words.
   const server = new WebSocketServer({ noServer: true, maxPayload: settings.maxMessageBytes * 2, perMessageDeflate: false });
@@ -70,9 +77,12 @@ export function createSttRealtime(config: Pick<KioskConfig, 'stt'> & Partial<Pic
     refuseUpgrade(socket, status, type, message, headers);
   };
 
-  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+  const accept = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const refusal = refuseForeign(req, config.allowedHosts ?? []);
     if (refusal) return refuse(socket, 403, refusal.type, refusal.message);
+    const unpaired = await options.devices.check(req);
+    if (socket.destroyed) return;
+    if (unpaired) return refuse(socket, unpaired.status, unpaired.type, unpaired.message);
     const stt = config.stt;
     if (!stt || stt.mode !== 'realtime') {
       const why = stt ? 'is set to upload one recording per turn (STT_MODE=upload)' : 'is not configured (set STT_BASE_URL)';
@@ -102,12 +112,10 @@ export function createSttRealtime(config: Pick<KioskConfig, 'stt'> & Partial<Pic
       if ((req.url ?? '/').split('?', 1)[0] !== REALTIME_PATH) return false;
       // A connection reset while the opening is refused must not become an unhandled 'error'.
       socket.on('error', () => {});
-      try {
-        accept(req, socket, head);
-      } catch (error) {
+      accept(req, socket, head).catch((error: unknown) => {
         log(`[api] WS ${REALTIME_PATH} failed: ${describeFailure(error)}`);
         if (!socket.destroyed) refuseUpgrade(socket, 500, 'server_error', "The kiosk's server failed on this request; nothing more was done with it.");
-      }
+      });
       return true;
     },
     close() {

@@ -1,7 +1,9 @@
 // The flow studio's routes on the kiosk's server: what the studio may do here, and the kiosks'
-// flow folder (flow-folder.ts). Reading is for any page of the kiosk; writing is the operator's:
-// from the server's own machine, or elsewhere with the operator PIN (checked by the operator
-// route's gate, so wrong tries count towards the same lock as the panel's).
+// flow folder (flow-folder.ts). Like every /api/ route, these serve only a paired device or the
+// server's own machine (device-guard.ts, before the request reaches them). Reading is for any such
+// page; writing is the operator's, as the operator panel's routes are: from the server's own
+// machine, or from a paired device with the operator PIN (checked by the operator route's gate,
+// so wrong tries count towards the same lock as the panel's).
 //
 //   GET /api/studio                 { folder, flows, from_this_machine, pin_set }
 //   GET /api/studio/flows/NAME.yaml { ok, name, text }  | 404 | 422 flow_invalid
@@ -9,9 +11,9 @@
 //                                   | 422 flow_invalid { diagnostics } | 429 locked
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIPv4 } from 'node:net';
 import { MAX_FLOW_CHARS } from '../src/engine/language/limits.ts';
 import { isJsonRequest, parseJson, readBody } from './body.ts';
+import { isLocalRequest } from './device-guard.ts';
 import type { FlowFolder } from './flow-folder.ts';
 import type { OperatorGate } from './operator.ts';
 import { sendJson, sendRefusal } from './respond.ts';
@@ -19,21 +21,6 @@ import { sendJson, sendRefusal } from './respond.ts';
 const FLOWS = '/api/studio/flows/';
 /** A flow's text as UTF-8 (up to four bytes a character) and the JSON around it. */
 const BODY_LIMIT = MAX_FLOW_CHARS * 4 + 4096;
-
-/** Headers a proxy in front of the server adds: such a request comes from elsewhere, whatever its socket says. */
-const PROXIED = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip'];
-
-/**
- * Whether a request comes from the server's own machine: over the loopback interface, to a
- * loopback name (localhost, 127.0.0.1, [::1]), and not passed on by a proxy on this machine.
- */
-export function fromThisMachine(req: IncomingMessage): boolean {
-  const address = req.socket.remoteAddress ?? '';
-  const loopback = address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
-  if (!loopback || PROXIED.some((h) => req.headers[h] !== undefined)) return false;
-  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
-  return host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
-}
 
 export interface StudioRouteOptions {
   /** the kiosks' flow folder; null: the studio saves to files only */
@@ -48,9 +35,9 @@ export function createStudioRoute(options: StudioRouteOptions) {
   const noFolder = (res: ServerResponse) =>
     sendRefusal(res, 404, 'no_folder', "This kiosk's server has no flow folder for the kiosks (set FLOW_FOLDER); save the flow to a file instead.");
 
-  /** May this request write? On the server's own machine, or with the right PIN; else the refusal is sent. */
+  /** May this request (from a paired device or this machine) write? On the server's own machine, or with the right PIN; else the refusal is sent. */
   async function operatorMay(req: IncomingMessage, res: ServerResponse, pin: unknown): Promise<boolean> {
-    if (fromThisMachine(req)) return true;
+    if (isLocalRequest(req)) return true;
     if (!gate.pinSet) {
       sendRefusal(res, 403, 'operator_only', "Flows are saved for the kiosks from the server's own machine, or with the operator PIN (OPERATOR_PIN), which this kiosk has none of.");
       return false;
@@ -94,7 +81,7 @@ export function createStudioRoute(options: StudioRouteOptions) {
   return (req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void> => {
     if (path === '/api/studio') {
       if (req.method !== 'GET') return sendRefusal(res, 405, 'method_not_allowed', 'Use GET here.', { allow: 'GET' });
-      return sendJson(res, 200, { folder: folder !== null, flows: folder?.list() ?? [], from_this_machine: fromThisMachine(req), pin_set: gate.pinSet });
+      return sendJson(res, 200, { folder: folder !== null, flows: folder?.list() ?? [], from_this_machine: isLocalRequest(req), pin_set: gate.pinSet });
     }
     if (!path.startsWith(FLOWS)) return sendRefusal(res, 404, 'not_found', 'There is no such studio route on this kiosk.');
     const name = path.slice(FLOWS.length);

@@ -1,5 +1,5 @@
 // The kiosk server's memory: the one object the rest of the server uses for what must outlive a
-// crash or a restart (the action ids, the PIN lock, the outcome counts). Embedded PGlite in
+// crash or a restart (the action ids, the PIN lock, the outcome counts, the paired devices). Embedded PGlite in
 // KIOSK_DATA_DIR by default, a PostgreSQL server when DATABASE_URL is set; the same schema and
 // statements on both, brought up to date when the memory opens.
 
@@ -8,6 +8,7 @@ import { ActionMemory } from './action-memory.ts';
 import type { Database } from './database.ts';
 import { migrate } from './migrations.ts';
 import { OutcomeCounts } from './outcome-counts.ts';
+import { PairingMemory } from './pairings.ts';
 import { PinLockMemory } from './pin-lock.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
@@ -20,6 +21,10 @@ export interface Memory {
   readonly operatorLock: PinLockMemory;
   /** the outcome counts of the status view */
   readonly counts: OutcomeCounts;
+  /** the paired devices, their codes, and the operator panel's sessions */
+  readonly pairings: PairingMemory;
+  /** the lock on wrong pairing codes */
+  readonly pairingLock: PinLockMemory;
   /** where it lives, for the start banner: a folder, or a server and database (never a password) */
   readonly where: string;
   /** closes the database; the memory is not used after */
@@ -55,6 +60,8 @@ export function memoryOn(db: Database, options: MemoryOptions = {}): Memory {
     actions: new ActionMemory(db, options.actions),
     operatorLock: new PinLockMemory(db),
     counts: new OutcomeCounts(db),
+    pairings: new PairingMemory(db),
+    pairingLock: new PinLockMemory(db, 'pairing'),
     where: db.where,
     close: () => (closed ??= db.close()),
   };

@@ -22,7 +22,8 @@ export async function kiosksStatus(fetcher: typeof fetch = fetch): Promise<Kiosk
   try {
     const response = await fetcher('/api/studio', { headers: { accept: 'application/json' } });
     const body = await json(response);
-    if (!response.ok) return { unreachable: `the server answered ${response.status}` };
+    // A refusal says why (a device the operator has not paired is told how to pair it).
+    if (!response.ok) return { unreachable: typeof body['message'] === 'string' ? body['message'] : `the server answered ${response.status}` };
     return { folder: body['folder'] === true, flows: Array.isArray(body['flows']) ? body['flows'].map(String) : [], fromThisMachine: body['from_this_machine'] === true, pinSet: body['pin_set'] === true };
   } catch (error) {
     return { unreachable: (error as Error).message };

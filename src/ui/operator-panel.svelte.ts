@@ -1,7 +1,8 @@
 // The operator panel as the screen sees it: opened by holding a corner of the idle screen, then
 // the PIN (checked by the server), then the device's settings (kept in localStorage and applied
-// with a reload), a test of each service the server has, and full screen. It closes by itself
-// when left open and untouched, so a visitor never finds it.
+// with a reload), a test of each service the server has, full screen, and the paired devices
+// (operator-devices.svelte.ts). It closes by itself when left open and untouched, so a visitor
+// never finds it; closing ends the session the PIN opened on the server.
 
 import { words, type Said, type Words } from './i18n/words.ts';
 import { checkSetting, effectiveSearch, readDeviceSettings, SETTING_NAMES, writeDeviceSettings, type DeviceSettings, type SettingName } from './device-settings.ts';
@@ -9,6 +10,7 @@ import { operatorStatus, lockedWords, unlockOperator, type OperatorStatus, type 
 import { addressProblems, type AddressProblem } from './kiosk-settings.ts';
 import type { ServiceCheck } from './services.svelte.ts';
 import type { FlowSource } from '../ports/flow-source.ts';
+import { lockPanel, PairedDevices, pageDeviceHooks, type DeviceHooks } from './operator-devices.svelte.ts';
 
 /**
  * - `closed`: nothing shown
@@ -35,6 +37,10 @@ export interface PanelHooks {
   address: string;
   /** where the kiosk's flows come from: a flow is tried before it is kept */
   flows: FlowSource;
+  /** the server's paired devices, which the unlocked panel lists, pairs and revokes */
+  devices: DeviceHooks;
+  /** ends the session the PIN opened on the server (the panel closed) */
+  lock(): void;
   /** how long the panel stays open untouched (default 2 minutes) */
   idleMs?: number;
 }
@@ -62,6 +68,8 @@ export class OperatorPanel {
   /** what saving came to, when it did not reload */
   saveError = $state<Words | null>(null);
   checks = $state<Partial<Record<ServiceName, CheckState>>>({});
+  /** the paired devices, while the panel is open */
+  devices = $state<PairedDevices | null>(null);
   /** the settings the page address sets: they win over the panel's */
   readonly fromAddress: SettingName[];
   /** where the kiosk's flows come from (the bundled ones' names, the default's) */
@@ -118,6 +126,7 @@ export class OperatorPanel {
       this.message = null;
       this.draft = { ...emptyDraft(), ...readDeviceSettings(this.flows.bundledNames()) };
       this.errors = {};
+      this.devices = new PairedDevices(this.hooks.devices);
       this.stage = 'open';
       return;
     }
@@ -214,6 +223,8 @@ export class OperatorPanel {
 
   close(): void {
     clearTimeout(this.closeTimer);
+    if (this.stage === 'open') this.hooks.lock();
+    this.devices = null;
     this.stage = 'closed';
     this.message = null;
     this.locked = false;
@@ -252,5 +263,7 @@ export function pageHooks(check: PanelHooks['check'], configured: PanelHooks['co
     apply: () => location.reload(),
     address: location.search,
     flows,
+    devices: pageDeviceHooks(),
+    lock: () => lockPanel(),
   };
 }

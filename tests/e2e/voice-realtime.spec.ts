@@ -3,9 +3,19 @@
 // come, never commits a noise, and when the socket drops the turn goes by upload
 // with no word lost. The relay holds the key: nothing the page sends or receives carries it.
 // Speech is espeak-ng's and, once, a recorded person's, pauses, breaths and all.
+// The first visit is also the kiosk's own HTTPS (TLS_CERT, TLS_KEY) as a tablet on a clinic's
+// network meets it: Chromium trusts a local certificate authority (made by
+// scripts/make-certificate.sh, installed in the browser's NSS database as an operator installs it
+// on a tablet; no certificate error ignored) and reaches the server as https://kiosk.test, another
+// machine's name; the device is paired through its pairing screen (the credential a __Host-
+// cookie), the page is a secure context, the service worker takes control, and the speech is
+// streamed over wss, the model and the voice reached through the kiosk's /api/.
 
+import { rmSync } from 'node:fs';
+import { Pairing } from '../../server/pairing.ts';
+import { homeTrusting, testCertificates, type TestCertificates } from '../support/test-certificates.ts';
 import { transcriptsFor, TEST_KEYS } from '../support/voice-kiosk.ts';
-import { expectStep, fieldBlock, visitorLines } from './support/kiosk.ts';
+import { expectStep, fieldBlock, kiosk, serviceWorkerControls, visitorLines } from './support/kiosk.ts';
 import { PHONE_FLOW } from './support/flows.ts';
 import { expect, test } from './support/voice.ts';
 
@@ -20,10 +30,42 @@ const REALTIME = { STT_MODE: 'realtime' };
 /** Streaming without the early start: one commit per turn, whatever pauses it has. */
 const ONE_COMMIT = { STT_MODE: 'realtime', LLM_EARLY_START: 'off' };
 
-test('onboarding streamed: audio goes out while the visitor speaks, one commit a turn, words shown as they come', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: ONE_COMMIT });
+let certs: TestCertificates | undefined;
+let home: string | undefined;
+test.afterAll(() => {
+  for (const dir of [certs?.dir, home]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('onboarding streamed over HTTPS from another machine, paired: audio goes out while the visitor speaks over wss, one commit a turn, words shown as they come', async ({ voiceKiosk }) => {
+  // Pairing, the service worker's install and a visit: a busy machine stretches it past 60 s.
+  test.setTimeout(90_000);
+  certs = testCertificates(['kiosk.test']);
+  home = homeTrusting(certs.caPath);
+  const { page, fakes, fixture, say, marks, memory } = await voiceKiosk({
+    fixture: 'onboarding',
+    serviceWorkers: 'allow',
+    query: { flow: 'onboarding' },
+    env: { ...ONE_COMMIT, ALLOWED_HOSTS: 'kiosk.test' },
+    tls: { cert: certs.cert, key: certs.key },
+    host: 'kiosk.test',
+    browserEnv: { HOME: home },
+  });
+  expect(page.url()).toMatch(/^https:\/\/kiosk\.test:\d+\//);
+  await expect(kiosk(page)).toHaveAttribute('data-pairing', 'not_paired');
+  const made = await new Pairing(memory.pairings, memory.pairingLock).makeCode('Lobby iPad');
+  await page.getByRole('textbox', { name: 'Pairing code' }).fill(made.ok ? made.code : '');
+  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Pair', exact: true }).click()]);
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
+  await expect(kiosk(page)).toHaveAttribute('data-pairing', 'none');
+  const cookies = await page.context().cookies();
+  expect(cookies.map((c) => [c.name, c.secure, c.httpOnly, c.sameSite])).toEqual([['__Host-vk-device', true, true, 'Strict']]);
+  expect(await page.evaluate<boolean>('isSecureContext')).toBe(true);
+  await serviceWorkerControls(page);
+
+  const sockets: string[] = [];
   const frames: string[] = [];
   page.on('websocket', (ws) => {
+    sockets.push(ws.url());
     ws.on('framesent', (f) => frames.push(String(f.payload)));
     ws.on('framereceived', (f) => frames.push(String(f.payload)));
   });
@@ -67,6 +109,11 @@ test('onboarding streamed: audio goes out while the visitor speaks, one commit a
   expect(frames.some((f) => f.includes(TEST_KEYS.stt))).toBe(false);
   expect(frames.filter((f) => f.includes('"input_audio_buffer.commit"'))).toHaveLength(3);
   expect((await marks())['vk:speech-end']).toHaveLength(3);
+  // Each turn streamed over the kiosk's own wss socket; the model and the voice answered through /api/.
+  expect(sockets.length).toBeGreaterThan(0);
+  expect(sockets.every((url) => /^wss:\/\/kiosk\.test:\d+\/api\/stt\/realtime\?/.test(url))).toBe(true);
+  expect(fakes.llm.requests.length).toBeGreaterThan(0);
+  expect(fakes.tts.requests.length).toBeGreaterThan(0);
 });
 
 test('noise bursts are never committed: the words after them are the only commit', async ({ voiceKiosk }) => {

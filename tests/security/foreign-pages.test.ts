@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { errorCode, expectServing, send } from '../support/hostile-requests.ts';
+import { pairedCookie } from '../support/paired-device.ts';
 import { useServerHarness, type Upstream } from '../support/server-harness.ts';
 
 const KEY = 'sk-foreign-pages-73c1d9e04ab2';
@@ -92,8 +93,10 @@ describe("the kiosk's own page, and tools that are no browser, are served", () =
   it.each(HOSTS)('Host: %s, with its own Origin and Sec-Fetch-Site: same-origin', async (_what, hostFor) => {
     const { url, up } = await kiosk(['kiosk.clinic.example']);
     const host = hostFor(new URL(url).port);
+    // A name other than localhost's is another machine's (or a proxy's): a paired device.
+    const cookie: Record<string, string> = /clinic/i.test(host) ? { cookie: await pairedCookie(await harness.memory()) } : {};
     for (const route of ROUTES) {
-      const answer = await call(url, up, route, { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' });
+      const answer = await call(url, up, route, { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin', ...cookie });
       expect([route.path, answer.status < 300 || errorCode(answer) === 'wrong_pin']).toEqual([route.path, true]);
     }
     // chat, transcription, speech, the action: each reached the upstream once
@@ -109,10 +112,11 @@ describe("the kiosk's own page, and tools that are no browser, are served", () =
 
   it('takes the default port of an https origin as the same as none (behind a TLS proxy)', async () => {
     const { url, up } = await kiosk(['kiosk.clinic.example']);
+    const cookie = await pairedCookie(await harness.memory());
     for (const [host, origin] of [['kiosk.clinic.example', 'https://kiosk.clinic.example'], ['kiosk.clinic.example:443', 'https://kiosk.clinic.example']]) {
-      expect((await call(url, up, ROUTES[0], { host: host!, origin: origin! })).status).toBe(200);
+      expect((await call(url, up, ROUTES[0], { host: host!, origin: origin!, cookie })).status).toBe(200);
     }
-    expect((await call(url, up, ROUTES[0], { host: 'kiosk.clinic.example:443', origin: 'http://kiosk.clinic.example' })).status).toBe(403);
+    expect((await call(url, up, ROUTES[0], { host: 'kiosk.clinic.example:443', origin: 'http://kiosk.clinic.example', cookie })).status).toBe(403);
   });
 });
 

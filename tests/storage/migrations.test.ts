@@ -46,7 +46,7 @@ describe(`migrations (${BACK_END})`, () => {
     const db = await open();
     expect(await tables(db)).toEqual([]);
     expect(await migrate(db)).toEqual(readMigrations().map((m) => m.name));
-    expect(await tables(db)).toEqual(['action_ids', 'counts_since', 'kiosk_migrations', 'outcome_counts', 'pin_lock']);
+    expect(await tables(db)).toEqual(['action_ids', 'counts_since', 'kiosk_migrations', 'operator_sessions', 'outcome_counts', 'paired_devices', 'pairing_codes', 'pairing_salt', 'pin_lock']);
     expect(await recorded(db)).toEqual(readMigrations().map((m) => m.name));
   });
 

@@ -1,6 +1,7 @@
 // What the kiosk's server remembers across a restart (its memory closed and opened again on the
 // same folder or database): the PIN lock and its doubling, the wrong tries counted so far, the
-// outcome counts and since when they go back, and an action's first answer for a repeat.
+// paired devices, the outcome counts and since when they go back, and an action's first answer
+// for a repeat.
 
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
   tryPin,
   type CountingTarget,
 } from '../support/memory-kiosk.ts';
+import { pairedCookie } from '../support/paired-device.ts';
 import { tempSiteRoot } from '../support/server-harness.ts';
 import { BACK_END, emptyDatabase, testPlace, type TestPlace } from '../support/test-memory.ts';
 
@@ -106,8 +108,9 @@ describe(`across a restart (${BACK_END})`, () => {
     expect(await again.unlock(PIN)).toEqual({ ok: true });
   });
 
-  it('keeps the outcome counts, and says since when they go back', async () => {
+  it('keeps the paired devices, the outcome counts, and says since when they go back', async () => {
     let kiosk = await start({ fresh: true });
+    const cookie = await pairedCookie(memory!, 'Lobby iPad');
     expect(await reportOutcome(kiosk, 'clinic_checkin', 'confirmed')).toBe(202);
     expect(await reportOutcome(kiosk, 'clinic_checkin', 'done')).toBe(202);
     // An action to an origin that is not allowed: refused, and counted as failed by the server.
@@ -121,6 +124,10 @@ describe(`across a restart (${BACK_END})`, () => {
     expect(after.counts_since).toBe(before.counts_since);
     expect(Date.parse(after.started_at)).toBeGreaterThanOrEqual(Date.parse(before.started_at));
     expect(Date.parse(after.counts_since)).toBeLessThanOrEqual(Date.parse(before.started_at));
+    // The device paired before the restart is still paired: listed, and served from elsewhere.
+    expect(after.devices.map((d) => d.name)).toEqual(['Lobby iPad']);
+    expect((await fetch(`${kiosk}/api/config`, { headers: { 'x-forwarded-for': '192.0.2.20', cookie } })).status).toBe(200);
+    expect((await fetch(`${kiosk}/api/config`, { headers: { 'x-forwarded-for': '192.0.2.20' } })).status).toBe(401);
   });
 
   it('answers an action id sent again after the restart with the first answer, without reaching the target', async () => {

@@ -87,6 +87,8 @@ export interface MemoryStatus {
   actions: { counts: Record<string, Record<string, number>>; performed: Record<string, Record<string, number>>; remembered: number };
   started_at: string;
   counts_since: string;
+  /** the paired devices, by name */
+  devices: { name: string; paired_at: string; last_seen: string }[];
 }
 
 export async function memoryStatus(kiosk: string): Promise<MemoryStatus> {

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { ApiOptions } from '../../server/api.ts';
-import { startServer } from '../../server/app.ts';
+import { startServer, type ServerOptions } from '../../server/app.ts';
 import type { KioskConfig } from '../../server/config.ts';
 import { FlowLibrary } from '../../server/flow-library.ts';
 import type { Memory } from '../../server/storage/memory.ts';
@@ -61,7 +61,7 @@ export interface Upstream {
 }
 
 /** The services (and actions, analytics, host names) the kiosk is started with; those left out are not configured. */
-export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins'>>;
+export type KioskServices = Partial<Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins'>> & { flowFolder?: string | null };
 
 /** A flow as the page names it to the server's actions. */
 export interface FlowNamed {
@@ -86,8 +86,10 @@ export interface ServerHarness {
   readonly seen: string[];
   /** starts a local upstream that records each request and then answers with `reply` (default: 200 `{"ok":true}`) */
   startUpstream: (reply?: Reply) => Promise<Upstream>;
-  /** starts the kiosk's server with `services` on a free port, logging into `logs`, on the test's memory; resolves with its URL */
-  startKiosk: (services: KioskServices, api?: ApiOptions, memory?: Memory) => Promise<string>;
+  /** starts the kiosk's server with `services` on a free port, logging into `logs`, on the test's memory (HTTPS with `server.tls`); resolves with its URL */
+  startKiosk: (services: KioskServices, api?: ApiOptions, memory?: Memory, server?: Pick<ServerOptions, 'tls' | 'doorDir'>) => Promise<string>;
+  /** a fresh folder under the system's temp folder, removed after the current test */
+  tempDir: (prefix: string) => string;
   /**
    * Makes `text` a flow the kiosk servers of this file know (as if loaded through /api/flows from
    * `source`), so their actions may run; throws when it does not load.
@@ -187,12 +189,17 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
       cleanups.push(() => closeServer(server));
       return { base: `http://127.0.0.1:${port}/v1`, received };
     },
-    startKiosk: async (services, api = {}, memory) => {
+    startKiosk: async (services, api = {}, memory, options = {}) => {
       // The flows keepFlow keeps come from FLOWS_ORIGIN: the server runs their actions while it would load flows from there.
       const config = { llm: null, stt: null, tts: null, ...services, flowOrigins: [FLOWS_ORIGIN, ...(services.flowOrigins ?? [])] };
-      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, memory: memory ?? (await testMemory()), api: { log: (line) => logs.push(line), flows: { library }, ...api } });
+      const server = await startServer({ root, config, host: '127.0.0.1', port: 0, memory: memory ?? (await testMemory()), api: { log: (line) => logs.push(line), flows: { library }, ...api }, ...options });
       cleanups.push(() => server.close());
       return server.url;
+    },
+    tempDir: (prefix) => {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      return dir;
     },
     keepFlow,
     memory: testMemory,

@@ -69,7 +69,7 @@ export async function emptyPgliteFolder(dir: string): Promise<void> {
 
 /** Empties every table of the memory and starts its counts again from now. */
 export async function emptyDatabase(db: Database): Promise<void> {
-  await db.exec('TRUNCATE action_ids, pin_lock, outcome_counts; UPDATE counts_since SET since = now();');
+  await db.exec('TRUNCATE action_ids, pin_lock, outcome_counts, paired_devices, pairing_codes, pairing_salt, operator_sessions; UPDATE counts_since SET since = now();');
 }
 
 let shared: Promise<Database> | undefined;
@@ -87,6 +87,12 @@ export async function emptyTestMemory(options: MemoryOptions = {}): Promise<Memo
   const db = await shared;
   await emptyDatabase(db);
   return { ...memoryOn(db, options), close: async () => {} };
+}
+
+/** The database behind the memory emptyTestMemory handed out last, for a test that reads its tables as they are. */
+export function testDatabase(): Promise<Database> {
+  if (!shared) throw new Error('emptyTestMemory() first');
+  return shared;
 }
 
 /** A database of a storage test's own, which it may open, close and open again. */

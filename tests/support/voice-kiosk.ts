@@ -18,6 +18,7 @@ import { startFakeOpenAI, type FakeOpenAI, type SttEntry } from '../servers/open
 import { fakeMicrophoneFlag, loadFixture, type AudioFixture, type FixtureName } from './audio-fixtures.ts';
 import { TestMicrophone } from './test-microphone.ts';
 import { emptyTestMemory } from './test-memory.ts';
+import type { Memory } from '../../server/storage/memory.ts';
 
 export interface VoiceKioskOptions {
   /**
@@ -52,6 +53,15 @@ export interface VoiceKioskOptions {
   env?: Record<string, string>;
   /** runs on the page before it opens the kiosk (routes that hold or fail the kiosk's own files) */
   prepare?: (page: Page) => Promise<void>;
+  /** the kiosk's server speaks HTTPS with this certificate and key */
+  tls?: { cert: Buffer; key: Buffer };
+  /**
+   * the name the page reaches the server by (another machine's view: the kiosk asks to be paired),
+   * mapped to this machine in a Chromium of its own; its environment (`browserEnv`: a HOME whose NSS
+   * database trusts a test authority) is that Chromium's
+   */
+  host?: string;
+  browserEnv?: Record<string, string>;
 }
 
 export interface VoiceKiosk {
@@ -72,6 +82,8 @@ export interface VoiceKiosk {
   marks(): Promise<Record<string, number[]>>;
   /** the page's console warnings and errors, and uncaught errors */
   console: string[];
+  /** the kiosk server's memory (the pairings, the counts) */
+  memory: Memory;
   /** what the kiosk's Content-Security-Policy refused in the page so far (directive and address), and any console line about it */
   policyViolations(): Promise<string[]>;
   close(): Promise<void>;
@@ -106,20 +118,22 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     if (on.tts) Object.assign(env, { TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: TEST_KEYS.tts });
     Object.assign(env, options.env);
     const api = options.serverFlows ? { flows: { root: heldFlows(options.serverFlows, closers) } } : {};
-    const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory(), api });
+    const memory = await emptyTestMemory();
+    const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true, memory, api, ...(options.tls ? { tls: options.tls } : {}) });
     closers.push(() => server.close());
     const allowed = options.microphoneAllowed ?? true;
     const fromFile = fixture !== null && options.microphone === 'file';
     // No microphone at all (none given and allowed, so the browser looks for one) needs a browser without a capture device.
     const noDevice = fixture === null && allowed;
-    let browser = fromFile || noDevice ? undefined : options.browser;
+    let browser = fromFile || noDevice || options.host ? undefined : options.browser;
     if (!browser) {
-      browser = await launchVoiceBrowser(fromFile ? { device: true, file: fixture, promptSaysYes: allowed } : { device: !noDevice });
+      const reach = options.host ? { hostRules: `MAP ${options.host} 127.0.0.1`, ...(options.browserEnv ? { env: options.browserEnv } : {}) } : {};
+      browser = await launchVoiceBrowser({ ...(fromFile ? { device: true, file: fixture, promptSaysYes: allowed } : { device: !noDevice }), ...reach });
       const own = browser;
       closers.push(() => own.close());
     }
     const context = await browser.newContext({
-      baseURL: server.url,
+      baseURL: options.host ? server.url.replace('127.0.0.1', options.host) : server.url,
       permissions: allowed ? ['microphone'] : [],
       viewport: { width: 1280, height: 900 },
       serviceWorkers: options.serviceWorkers ?? 'block',
@@ -156,6 +170,7 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
         await microphone.play(index);
       },
       console: consoleLines,
+      memory,
       policyViolations: async () => [
         ...((await page.evaluate('window.__policyViolations ?? []').catch(() => [])) as string[]),
         ...consoleLines.filter((line) => /Content.Security.Policy/i.test(line)),
@@ -189,6 +204,10 @@ export interface VoiceBrowserOptions {
   file?: AudioFixture;
   /** the permission prompt says yes by itself (else, in a headless browser, no) */
   promptSaysYes?: boolean;
+  /** Chromium's --host-resolver-rules (`MAP kiosk.test 127.0.0.1`) */
+  hostRules?: string;
+  /** the browser's environment (default: the test's) */
+  env?: Record<string, string>;
 }
 
 /**
@@ -206,7 +225,9 @@ export function launchVoiceBrowser(options: VoiceBrowserOptions = { device: true
       ...(options.device ? ['--use-fake-device-for-media-stream'] : []),
       ...(options.device && options.file ? [fakeMicrophoneFlag(options.file)] : []),
       ...(options.promptSaysYes ? ['--use-fake-ui-for-media-stream'] : []),
+      ...(options.hostRules ? [`--host-resolver-rules=${options.hostRules}`] : []),
     ],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
 }
 

@@ -169,6 +169,7 @@ describe('GET /api/status', () => {
       analytics: { forwarding: true, received: 0, forwarded: 0, failed: 0 },
       started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/),
       counts_since: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/),
+      devices: [],
     });
     const text = JSON.stringify(view);
     for (const hidden of [TOKEN, LLM_KEY, 'internal.example', '127.0.0.1', 'CLINIC_TOKEN']) expect(text).not.toContain(hidden);
