@@ -4,14 +4,17 @@
 // recorded frames.
 //
 // A turn may come in parts: when the visitor starts speaking again before the words of the part
-// before have been handed on (recognition still running), the parts make one utterance.
+// before have been handed on (recognition still running), the parts make one utterance. The words
+// heard so far shape when a turn ends: a streaming recogniser's words of each pause go to
+// turn-taking, and the browser's own recogniser's final words are held while they stop
+// mid-thought ("my number is five five five"), for the rest to join them.
 
 import type { Microphone, VoiceFrame } from '../ports/microphone.ts';
 import { isAbort, ServiceError } from '../ports/service-error.ts';
 import type { LiveRecognizer, SegmentTranscriber, SpeechToText, StreamingTranscriber } from '../ports/speech-to-text.ts';
 import type { Speaker } from './speaker.ts';
 import { TurnStreamer } from './turn-streamer.ts';
-import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, type DetectorSettings, type Expectation, type TurnEvent, type TurnTakingSettings } from './turn-taking.ts';
+import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, turnWait, type DetectorSettings, type Listening, type TurnEvent } from './turn-taking.ts';
 
 /** The performance marks of the voice path (README: "Measuring the voice path"). */
 export type VoiceMark =
@@ -94,6 +97,9 @@ export class VoiceSession {
   private bargedIn = false;
   private stopped = false;
   private readonly streamer: TurnStreamer | null;
+  private listening: Listening;
+  /** the browser's recogniser: final words that stop mid-thought, held for the rest of the turn */
+  private held: string | null = null;
 
   constructor(
     private readonly microphone: Microphone | null,
@@ -104,8 +110,11 @@ export class VoiceSession {
     options: VoiceSessionOptions = {},
   ) {
     this.turns = new TurnTaker(DEFAULT_TURN_TAKING, microphone?.frameMs ?? 32, options.detector ?? DEFAULT_DETECTOR);
+    this.listening = { settings: DEFAULT_TURN_TAKING, expectation: 'free', language, choices: [] };
+    this.configure(this.listening);
     if (!this.canListen) this.mic = 'unused';
     this.streamer = recognizer?.kind === 'stream' ? this.streamTo(recognizer, options.earlyStart ?? false) : null;
+    this.turns.expectWordsAtPauses(this.streamer !== null);
   }
 
   get state(): VoiceState {
@@ -155,8 +164,9 @@ export class VoiceSession {
   }
 
   /** Listening settings for the step the flow is in now. */
-  configure(settings: TurnTakingSettings, expectation: Expectation): void {
-    this.turns.configure(settings, expectation);
+  configure(listening: Listening): void {
+    this.listening = listening;
+    this.turns.configure(listening.settings, listening.expectation, { language: listening.language, choices: listening.choices });
   }
 
   /**
@@ -167,6 +177,7 @@ export class VoiceSession {
   setLanguage(language: string): void {
     if (language === this.language || this.stopped) return;
     this.language = language;
+    this.configure({ ...this.listening, language });
     if (this.recognizer?.kind === 'stream') this.recognizer.warm?.(isoLanguage(language));
     if (this.recognizer?.kind === 'live' && this.mic === 'open') {
       this.recognizer.stop();
@@ -187,6 +198,7 @@ export class VoiceSession {
     for (const c of this.inFlight) c.abort();
     this.inFlight.clear();
     this.parts = [];
+    this.held = null;
     this.turns.reset();
     this.streamer?.stop();
     if (this.recognizer?.kind === 'live') this.recognizer.stop();
@@ -202,11 +214,24 @@ export class VoiceSession {
     const wasHearing = this.turns.hearing;
     const events = this.turns.push(frame.samples, frame.probability);
     this.streamer?.frame(frame.samples, wasHearing);
+    this.apply(events, wasHearing);
+    if (this.held !== null) this.releaseHeld();
+  }
+
+  /** What turn-taking made of a frame or of the words so far. */
+  private apply(events: readonly TurnEvent[], wasHearing: boolean): void {
     for (const event of events) this.onTurnEvent(event);
     if (wasHearing !== this.turns.hearing) {
       this.events.changed();
       this.deliver();
     }
+  }
+
+  /** The streaming recogniser's words of the turn so far (after a pause): they may end it, or ask for a longer wait. */
+  private wordsSoFar(text: string | null): void {
+    if (this.stopped) return;
+    const wasHearing = this.turns.hearing;
+    this.apply(this.turns.heard(text), wasHearing);
   }
 
   private onTurnEvent(event: TurnEvent): void {
@@ -248,7 +273,8 @@ export class VoiceSession {
       interim: (text) => this.events.interim(text),
       likelyTurn: (text) => this.events.likelyTurn?.(text),
       wentOn: () => this.events.wentOn?.(),
-    });
+      words: (text) => this.wordsSoFar(text),
+    }, () => this.turns.readsWords);
   }
 
   private transcribe(stt: SegmentTranscriber, segment: Extract<TurnEvent, { type: 'segment' }>): void {
@@ -309,8 +335,8 @@ export class VoiceSession {
         this.events.interim(null);
         // Without a barge-in, what is recognised while the kiosk talks is most likely the kiosk.
         if (this.ownVoiceMayBeHeard()) return;
-        this.events.mark('vk:transcript', { chars: text.length });
-        this.events.heard(text);
+        this.held = this.held === null ? text : `${this.held} ${text}`;
+        this.releaseHeld();
       },
       failed: (error) => {
         // The browser's recogniser does not come back by itself: stop listening for this visit.
@@ -321,6 +347,22 @@ export class VoiceSession {
         this.events.problem('recognition', error);
       },
     });
+  }
+
+  /**
+   * The browser's final words, handed on unless they stop mid-thought or on a number: those wait
+   * until the visitor has been silent for as long as such words ask (a final that follows joins
+   * them). The browser has already waited for its own end of the turn, so nothing else waits.
+   */
+  private releaseHeld(): void {
+    const text = this.held;
+    if (text === null) return;
+    const { ending, waitMs } = turnWait(text, this.listening);
+    const waits = ending === 'unfinished' || ending === 'counting';
+    if (waits && (this.turns.hearing || this.turns.silenceMs < waitMs)) return;
+    this.held = null;
+    this.events.mark('vk:transcript', { chars: text.length });
+    this.events.heard(text);
   }
 
   private ownVoiceMayBeHeard(): boolean {

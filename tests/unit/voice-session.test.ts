@@ -209,6 +209,34 @@ describe('voice session', () => {
     expect(events).toBeNull();
   });
 
+  it("with a live recogniser, holds final words that stop on a number or mid-thought until the visitor has been quiet for as long as they ask, and joins what follows", async () => {
+    let events: LiveRecognitionEvents | null = null;
+    const live: LiveRecognizer = { kind: 'live', name: 'live', onDevice: false, start: (_l, e) => (events = e), stop: () => (events = null) };
+    const { mic, session, log } = setup({ stt: live });
+    await session.start();
+    mic.send(0.9, 960);
+    mic.send(0, 320);
+    events!.final('my phone number is five five five'); // the browser's own end of the turn, at a pause
+    expect(log.heard).toEqual([]);
+    mic.send(0, 160);
+    mic.send(0.9, 640); // the visitor goes on
+    events!.final('zero one nine nine');
+    mic.send(0, 320);
+    expect(log.heard).toEqual([]); // still a number: the dictation wait, 800 ms
+    mic.send(0, 512);
+    expect(log.heard).toEqual(['my phone number is five five five zero one nine nine']);
+    // words that say nothing either way are handed on at once, as the browser gives them
+    events!.final('and that is all');
+    expect(log.heard.at(-1)).toBe('and that is all');
+    // words that stop mid-thought wait the unfinished wait, 1200 ms, with nothing after them
+    mic.send(0.9, 640);
+    events!.final('my name is');
+    mic.send(0, 1120);
+    expect(log.heard).toHaveLength(2);
+    mic.send(0, 96);
+    expect(log.heard.at(-1)).toBe('my name is');
+  });
+
   it('closes the microphone when the live recogniser fails for good', async () => {
     let events: LiveRecognitionEvents | null = null;
     const live: LiveRecognizer = { kind: 'live', name: 'live', onDevice: false, start: (_l, e) => (events = e), stop: () => undefined };

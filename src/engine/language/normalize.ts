@@ -3,7 +3,7 @@
 // and stays defensive where that check already reported a problem. This file reads the flow and
 // its states; a state's transitions, gate, screen and tools are read in normalize-*.ts.
 
-import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, TurnTakingDef, VariableDecl } from './flow.ts';
+import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, VariableDecl } from './flow.ts';
 import { normalizeGlobal } from './global.ts';
 import { normalizeGate, withUtteranceConfirmations, type BlockedNotice } from './normalize-gate.ts';
 import { normalizeArtifact } from './normalize-screen.ts';
@@ -12,6 +12,7 @@ import { normalizeTransitions } from './normalize-transitions.ts';
 import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } from './raw-values.ts';
 import { dict } from './records.ts';
 import { VALUE_TYPES } from './syntax.ts';
+import { normalizeTurnTaking } from './turn-taking.ts';
 import { convertValue } from './values.ts';
 
 /** The flow of a document whose texts are already in `language` (localize.ts); by default its own `language`. */
@@ -78,19 +79,6 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
       ...flowNotify,
     },
     ...(isObj(d['global']) ? { global: normalizeGlobal(d['global'])! } : {}),
-  };
-}
-
-function normalizeTurnTaking(raw: unknown): TurnTakingDef {
-  const t = asObj(raw);
-  const expect = asStr(t['expect']);
-  return {
-    ...(asNum(t['end_silence_ms']) !== undefined ? { endSilenceMs: asNum(t['end_silence_ms'])! } : {}),
-    ...(asNum(t['dictation_silence_ms']) !== undefined ? { dictationSilenceMs: asNum(t['dictation_silence_ms'])! } : {}),
-    ...(asNum(t['min_speech_ms']) !== undefined ? { minSpeechMs: asNum(t['min_speech_ms'])! } : {}),
-    ...(typeof t['barge_in'] === 'boolean' ? { bargeIn: t['barge_in'] } : {}),
-    ...(asNum(t['barge_in_ms']) !== undefined ? { bargeInMs: asNum(t['barge_in_ms'])! } : {}),
-    ...(expect === 'auto' || expect === 'free' || expect === 'dictation' ? { expect } : {}),
   };
 }
 

@@ -51,6 +51,9 @@ function wireTurnTaking(t: TurnTakingDef): TurnTakingWire {
     ...(t.bargeIn !== undefined ? { barge_in: t.bargeIn } : {}),
     ...(t.bargeInMs !== undefined ? { barge_in_ms: t.bargeInMs } : {}),
     ...(t.expect !== undefined ? { expect: t.expect } : {}),
+    ...(t.words !== undefined ? { words: t.words } : {}),
+    ...(t.unfinishedSilenceMs !== undefined ? { unfinished_silence_ms: t.unfinishedSilenceMs } : {}),
+    ...(t.completeSilenceMs !== undefined ? { complete_silence_ms: t.completeSilenceMs } : {}),
   };
 }
 

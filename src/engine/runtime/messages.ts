@@ -22,6 +22,9 @@ export interface TurnTakingWire {
   barge_in?: boolean;
   barge_in_ms?: number;
   expect?: 'auto' | 'free' | 'dictation';
+  words?: boolean;
+  unfinished_silence_ms?: number;
+  complete_silence_ms?: number;
 }
 
 export type GateStatus = 'empty' | 'pending' | 'confirmed';
