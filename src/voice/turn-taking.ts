@@ -58,6 +58,8 @@ export class TurnTaker {
   private expectation: Expectation = 'free';
   /** a pause was reported in the current silence */
   private paused = false;
+  /** a frame below the silence threshold came since the pause was reported */
+  private silentInPause = false;
   /** frames in a row below the speech threshold (the tail of a word counts: a pause is a guess) */
   private quietFrames = 0;
   private context: WordsContext = { language: 'en', choices: [] };
@@ -65,8 +67,10 @@ export class TurnTaker {
   private wordsAtPauses = false;
   /** the turn's words so far, as recognised up to a pause; null: none yet */
   private words: string | null = null;
-  /** nothing was said since the pause the words are of: they are all the visitor has said */
-  private wordsCurrent = false;
+  /** stream time of the pause the words are of (null: they came while the visitor spoke again) */
+  private wordsPauseMs: number | null = null;
+  /** stream time at which the current pause was reported */
+  private pauseAtMs = 0;
   /** the words of the current pause are on their way */
   private awaiting = false;
 
@@ -102,7 +106,7 @@ export class TurnTaker {
     this.awaiting = false;
     if (words !== null) {
       this.words = words;
-      this.wordsCurrent = this.paused;
+      this.wordsPauseMs = this.paused ? this.pauseAtMs : null;
     }
     const events: TurnEvent[] = [];
     const atMs = this.frames * this.frameMs;
@@ -113,7 +117,15 @@ export class TurnTaker {
   /** The silence that ends the turn now: from the words when they are all the visitor has said, else from the step. */
   private waitNow(): number {
     const listening: Listening = { settings: this.settings, expectation: this.expectation, ...this.context };
-    return turnWait(this.wordsCurrent ? this.words : null, listening).waitMs;
+    return turnWait(this.wordsAreAll() ? this.words : null, listening).waitMs;
+  }
+
+  /**
+   * The words are all the visitor has said: they are of the pause still going on, and nothing
+   * voiced came after it (a word's fading tail of a frame or two aside).
+   */
+  private wordsAreAll(): boolean {
+    return this.paused && this.wordsPauseMs !== null && this.lastSpeechEndMs <= this.wordsPauseMs + 2 * this.frameMs;
   }
 
   /**
@@ -146,6 +158,7 @@ export class TurnTaker {
   reset(): void {
     this.phase = 'quiet';
     this.paused = false;
+    this.silentInPause = false;
     this.buffer = [];
     this.speechFrames = 0;
     this.silentFrames = 0;
@@ -154,7 +167,7 @@ export class TurnTaker {
 
   private forgetWords(): void {
     this.words = null;
-    this.wordsCurrent = false;
+    this.wordsPauseMs = null;
     this.awaiting = false;
   }
 
@@ -205,7 +218,7 @@ export class TurnTaker {
     }
 
     if (this.isOver(silenceMs) || endMs - this.firstSpeechMs >= d.maxTurnMs) events.push(this.finish(endMs));
-    else this.notePause(this.waitNow(), endMs, events);
+    else this.notePause(this.waitNow(), endMs, voiced, events);
     return events;
   }
 
@@ -213,16 +226,22 @@ export class TurnTaker {
    * A pause that may end the turn (reported once per silence), or speech that ends a pause. Unlike
    * the end of the turn, a pause counts from the last frame loud enough to be speech, not the
    * last voiced one: it is a guess that costs nothing when wrong, so it need not wait out a
-   * word's fading tail.
+   * word's fading tail. Speech again is a loud frame, or a voiced one after silence (a softer
+   * word after the pause): from there a new pause needs its own quiet.
    */
-  private notePause(wait: number, atMs: number, events: TurnEvent[]): void {
+  private notePause(wait: number, atMs: number, voiced: boolean, events: TurnEvent[]): void {
     const quietMs = this.quietFrames * this.frameMs;
-    if (quietMs === 0 && this.paused) {
+    if (this.paused && (quietMs === 0 || (voiced && this.silentInPause))) {
       this.paused = false;
-      this.wordsCurrent = false;
+      this.silentInPause = false;
+      this.quietFrames = 0;
+      this.wordsPauseMs = null;
       events.push({ type: 'resume', atMs });
+    } else if (this.paused && !voiced) {
+      this.silentInPause = true;
     } else if (!this.paused && quietMs >= this.detector.pauseMs && this.detector.pauseMs < wait) {
       this.paused = true;
+      this.pauseAtMs = atMs;
       this.awaiting = this.wordsAtPauses && this.settings.words;
       events.push({ type: 'pause', atMs, speechEndMs: this.lastSpeechEndMs });
     }
@@ -262,6 +281,7 @@ export class TurnTaker {
   private toQuiet(): void {
     this.phase = 'quiet';
     this.paused = false;
+    this.silentInPause = false;
     this.quietFrames = 0;
     this.forgetWords();
     // The frames after the last speech frame are the next turn's pre-pad.

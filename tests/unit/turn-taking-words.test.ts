@@ -87,6 +87,18 @@ describe('turn-taking reads the words of each pause', () => {
     expect(segments(events).map(waited)).toEqual([1216]);
   });
 
+  it('counts a softer word after the pause as going on: the words of the pause are no longer all', () => {
+    // "yes", then a quiet "and" (voiced, below the speech threshold) after a moment of silence
+    expect(segments(run([[0, 320], SPEECH, [0.05, 224], { words: 'yes' }]))).toHaveLength(1); // alone, "yes" ends the turn at once
+    const events = run([[0, 320], SPEECH, [0.2, 160], { words: 'yes' }, [0.4, 320], [0.05, 2000]]);
+    expect(events.map((e) => e.type)).toContain('resume');
+    // the pause after the soft word waits for its own words (none come here: the longest wait)
+    expect(segments(events).map(waited)).toEqual([1216]);
+    // a voiced tail after the pause is not more speech
+    const tail = run([[0, 320], SPEECH, [0.4, 64], [0.05, 192], { words: 'yes' }, [0.05, 500]]);
+    expect(segments(tail).map(waited)).toEqual([224]);
+  });
+
   it('without words at pauses (upload, or no stream) ends at the step\'s wait as before', () => {
     const events = run([[0, 320], SPEECH, [0.05, 1000]], { words: false });
     expect(segments(events).map(waited)).toEqual([352]);
