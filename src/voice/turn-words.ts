@@ -124,11 +124,17 @@ function withoutPolite(words: readonly string[], lang: Prepared): string[] {
 const EMAIL = /[^\s@]+@[^\s@]+\.\p{L}{2,}$/u;
 const NUMERIC_DATE = /(?:\b\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\b\d{4}-\d{2}-\d{2})$/u;
 
-/** A date given whole: a month named and a year of four digits at the end, or a date in figures. */
+/**
+ * A date given whole: a month named and a year after it at the end (four digits, or two number
+ * words or more: "nineteen eighty four"), or a date in figures.
+ */
 function fullDate(raw: string, words: readonly string[], lang: Prepared): boolean {
   if (NUMERIC_DATE.test(raw)) return true;
-  const last = words.at(-1) ?? '';
-  return /^\p{Nd}{4}$/u.test(last) && words.slice(0, -1).some((w) => lang.months.has(w));
+  const month = words.findLastIndex((w) => lang.months.has(w));
+  if (month < 0) return false;
+  const year = words.slice(month + 1).filter((w, i, all) => i === all.length - 1 || !lang.dangling.has(w)); // "de marzo de 1984"
+  if (year.length === 1) return /^\p{Nd}{4}$/u.test(year[0]!);
+  return year.length >= 2 && year.every((w) => isNumber(w, lang));
 }
 
 /** A whole answer: a yes or a no alone, an option's label, a full date, an email address, only thanks. */

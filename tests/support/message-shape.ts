@@ -238,7 +238,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
   tool_result: message('tool_result', { call_id: str, tool: str, ok: bool, content: recordOf(json) }),
   speech_cue: message('speech_cue', {
     text: str,
-    reason: oneOf<SpeechCueMessage['reason']>({ tool_handled: true, captured: true, confirm_capture: true, confirmed: true, action_pending: true, action_failed: true, too_long: true }),
+    reason: oneOf<SpeechCueMessage['reason']>({ tool_handled: true, captured: true, confirm_capture: true, confirmed: true, action_pending: true, action_failed: true, too_long: true, entered: true }),
   }),
   llm_turn: message('llm_turn', { epoch: int, reason: oneOf<LlmTurnMessage['reason']>({ state_entered: true, user_spoke: true }) }),
   action_pending: message('action_pending', { action_id: str, tool: str, summary: str, args: recordOf(json), expires_at: num, replaces: optional(str) }),

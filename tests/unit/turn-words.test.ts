@@ -18,6 +18,8 @@ const CASES: Record<string, Case[]> = {
     ['Blue', 'complete', ['Red', 'Blue']],
     ['blue, please', 'complete', ['Red', 'Blue']],
     ['the fifth of March 1984', 'complete'],
+    ['the fifth of March nineteen eighty four', 'complete'],
+    ['the fifth of March nineteen', 'counting'],
     ['05/03/1984', 'complete'],
     ['it is sam.lee@example.com', 'complete'],
     ['My name is', 'unfinished'],

@@ -53,6 +53,7 @@ function checkGate(c: SemanticContext, s: StateDef): void {
 function checkTexts(c: SemanticContext, s: StateDef): void {
   const { checkTemplate } = c;
   checkTemplate(s.agent.prompt, [...s.at, 'agent', 'prompt'], `the prompt of "${s.id}"`);
+  if (s.agent.say !== undefined) checkTemplate(s.agent.say, [...s.at, 'agent', 'say'], `what "${s.id}" says on entering`);
   if (!s.ui) return;
   if (s.ui.type === 'other') {
     c.r.warn('not-acted-on', [...s.at, 'ui', 'artifact_type'], `artifact type "${s.ui.declaredType}" is accepted but not rendered by this kiosk (the conversation still runs)`);

@@ -264,6 +264,8 @@ export interface ResponseConstraint {
 
 export interface AgentDef {
   prompt: string;
+  /** what the kiosk says on entering the state, as written (interpolated), instead of the LLM's first turn */
+  say?: string;
   tools: readonly string[];
   context: 'append' | 'reset';
   responseConstraint?: ResponseConstraint;

@@ -129,6 +129,7 @@ function normalizeAgent(a: Obj): AgentDef {
   const rc = asObj(a['response_constraint']);
   return {
     prompt: asStr(a['prompt']) ?? '',
+    ...(asStr(a['say']) ? { say: asStr(a['say'])! } : {}),
     tools: strList(a['tools']),
     context: a['context'] === 'reset' ? 'reset' : 'append',
     ...(isObj(a['response_constraint'])

@@ -190,6 +190,7 @@ const state = obj(
     agent: obj(
       {
         prompt: text('this state\'s instructions; {var} allowed'),
+        say: text('what the kiosk says on entering this state, word for word and at once, instead of asking the LLM for it (a fixed question, a read-back of the values); {var} allowed'),
         tools: arr(str(), 'the only tools the LLM may call here'),
         context: str('append: keep earlier turns (default); reset: start afresh', ['append', 'reset']),
         response_constraint: obj({

@@ -139,7 +139,8 @@ export interface ToolResultMessage {
 export interface SpeechCueMessage {
   type: 'speech_cue';
   text: string;
-  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long';
+  /** `entered`: the state's own first words (`agent.say`), said instead of the LLM's first turn there */
+  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long' | 'entered';
 }
 
 /** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */
