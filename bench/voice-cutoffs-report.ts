@@ -39,6 +39,8 @@ export function cutoffReport(f: Findings): void {
     `today's rule: turn_taking.words false (the silence, 350 ms at this step). words: the words of each pause read as they come back`,
     `  (recognition ${TYPICAL_CLOUD.sttFinalMs} ms after each commit, the "typical cloud"). Pauses of 0.5 to 0.8 s; end of speech: the line's true end to its`,
     `  last turn's end (vk:speech-end). Lines: espeak-ng in five languages (tests/fixtures/audio/paused-*), people from pocketsphinx-testdata.`,
+    `the words of a pause came back (vk:pause-words) after p50 ${p50(f.of('cut.words.words-at'))} ms of silence (today's rule: ${p50(f.of('cut.today.words-at'))}); while they are`,
+    `  on their way the turn is held (up to 1200 ms): its transcript could come no sooner anyway, but the end of speech is marked later.`,
     `goal: at most 1 in 20 paused lines split with the words, and no free answer's end of speech p50 above today's 388 ms.`,
     ...f.notesOf('cutoffs'),
   ])

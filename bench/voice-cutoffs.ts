@@ -61,6 +61,7 @@ export async function falseCutoffs(runs: number, findings: Findings): Promise<vo
         const marks = await readMarks(kiosk.page);
         const clock = await clockOf(kiosk.page, marks, lines, findings);
         const ends = named(marks, 'vk:speech-end').map((m) => m.at);
+        for (const m of named(marks, 'vk:pause-words')) if (typeof m.detail?.['silenceMs'] === 'number') findings.add(`cut.${rule}.words-at`, m.detail['silenceMs']);
         lines.forEach((line: FixtureLine, i) => {
           const next = lines[i + 1];
           const { turns, eos } = turnsOfLine(ends, clock.fileToPage(line.startMs), next ? clock.fileToPage(next.startMs) : Infinity, clock.fileToPage(line.endMs));

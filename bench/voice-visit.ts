@@ -51,7 +51,8 @@ export async function startVisit(kiosk: VoiceKiosk, findings: Findings): Promise
   await sleep(300);
   await markTaps(page);
   await installFrameProbe(page);
-  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  // The idle screen's Start, in whatever language the flow speaks.
+  await page.locator('.kiosk[data-phase="idle"] button.primary').click();
   await waitForMark(page, 'vk:listening', 1, 15_000);
   const marks = await readMarks(page);
   const tap = named(marks, 'bench:tap')[0];

@@ -21,6 +21,7 @@ export type VoiceMark =
   | 'vk:listening'
   | 'vk:speech-end'
   | 'vk:pause-commit'
+  | 'vk:pause-words'
   | 'vk:transcript'
   | 'vk:barge-in'
   | 'vk:tts-first-chunk'
@@ -230,6 +231,7 @@ export class VoiceSession {
   /** The streaming recogniser's words of the turn so far (after a pause): they may end it, or ask for a longer wait. */
   private wordsSoFar(text: string | null): void {
     if (this.stopped) return;
+    this.events.mark('vk:pause-words', { chars: text?.length ?? -1, silenceMs: this.turns.silenceMs });
     const wasHearing = this.turns.hearing;
     this.apply(this.turns.heard(text), wasHearing);
   }
