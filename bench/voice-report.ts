@@ -110,13 +110,17 @@ export function bargeInToSilence(f: Findings): void {
   print(
     '4. Barge-in to silence (barge-in fixture: "actually my name is Alex" from 4.5 s, over an 8 s greeting)',
     [
-      row('vk:barge-in -> vk:tts-stop (the kiosk)', f.of('barge.kiosk')),
-      row('true speech onset -> vk:tts-stop (the visitor)', f.of('barge.visitor')),
+      row('true speech onset -> silence (vk:tts-hold, else vk:tts-stop)', f.of('barge.silence')),
+      row('  true onset -> end of the frame that held the voice (64 ms of sound)', f.of('barge.hold')),
+      row('true speech onset -> vk:tts-stop (stopped for good)', f.of('barge.visitor')),
       row('  true onset -> end of the frame that passed the check', f.of('barge.check')),
+      row('vk:barge-in -> vk:tts-stop (the kiosk)', f.of('barge.kiosk')),
     ],
     [
-      `true onset: as for the end of speech (zero + startMs + file offset). The check wants 250 ms of speech over the kiosk's voice, at a`,
-      `  higher threshold; vk:tts-stop is taken when the source is stopped (output latency not in it).`,
+      `true onset: as for the end of speech (zero + startMs + file offset). 64 ms of sound over the kiosk's voice, at a higher threshold,`,
+      `  hold it (silent at once); 250 ms of it stop it for good, and a shorter sound (a cough, a click) lets it be heard again.`,
+      `  vk:tts-hold and vk:tts-stop are taken when the voice's gain is set to 0 or its source stopped (output latency not in them).`,
+      `goal: true onset to silence p50 <= 200 ms.`,
     ],
     f,
     'barge-in',

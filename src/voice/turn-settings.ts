@@ -42,6 +42,11 @@ export interface DetectorSettings {
   /** a turn this long is handed over even without a pause (someone talking on and on) */
   maxTurnMs: number;
   /**
+   * speech over the kiosk's voice after which it is held (silent at once), before the barge-in
+   * check says whether it was speech (the kiosk stops) or a noise (it is heard again)
+   */
+  holdMs: number;
+  /**
    * silence after speech that may be the end of the turn: the kiosk may start on its reply here,
    * dropping it if the visitor goes on (only acted on when it is shorter than the turn's wait)
    */
@@ -55,6 +60,7 @@ export const DEFAULT_DETECTOR: Readonly<DetectorSettings> = {
   prePadMs: 300,
   postPadMs: 100,
   maxTurnMs: 30_000,
+  holdMs: 64,
   pauseMs: 128,
 };
 

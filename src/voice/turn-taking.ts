@@ -21,6 +21,8 @@ export type TurnEvent =
   | { type: 'pause'; atMs: number; speechEndMs: number }
   /** speech again after a pause: the turn goes on */
   | { type: 'resume'; atMs: number }
+  /** sound over the kiosk's voice long enough that it may be the visitor: hold the voice until `speech` or `noise` says */
+  | { type: 'hold'; atMs: number }
   /** it went on long enough to be speech; over the kiosk's voice, this is a barge-in */
   | { type: 'speech'; atMs: number; overKiosk: boolean }
   /** it stopped too soon: a noise, dropped */
@@ -60,6 +62,8 @@ export class TurnTaker {
   private paused = false;
   /** a frame below the silence threshold came since the pause was reported */
   private silentInPause = false;
+  /** a hold was reported for the sound going on */
+  private holding = false;
   /** frames in a row below the speech threshold (the tail of a word counts: a pause is a guess) */
   private quietFrames = 0;
   private context: WordsContext = { language: 'en', choices: [] };
@@ -159,6 +163,7 @@ export class TurnTaker {
     this.phase = 'quiet';
     this.paused = false;
     this.silentInPause = false;
+    this.holding = false;
     this.buffer = [];
     this.speechFrames = 0;
     this.silentFrames = 0;
@@ -251,7 +256,13 @@ export class TurnTaker {
   private promote(atMs: number, events: TurnEvent[]): boolean {
     if (this.kioskSpeaking && !this.settings.bargeIn) return false;
     const needed = this.kioskSpeaking ? Math.max(this.settings.minSpeechMs, this.settings.bargeInMs) : this.settings.minSpeechMs;
-    if (this.speechFrames * this.frameMs < needed) return false;
+    const heard = this.speechFrames * this.frameMs;
+    // Over the kiosk, the voice is held as soon as this may be the visitor, not only once it is sure.
+    if (this.kioskSpeaking && !this.holding && heard >= this.detector.holdMs && heard < needed) {
+      this.holding = true;
+      events.push({ type: 'hold', atMs });
+    }
+    if (heard < needed) return false;
     this.phase = 'speaking';
     events.push({ type: 'speech', atMs, overKiosk: this.kioskSpeaking });
     return true;
@@ -282,6 +293,7 @@ export class TurnTaker {
     this.phase = 'quiet';
     this.paused = false;
     this.silentInPause = false;
+    this.holding = false;
     this.quietFrames = 0;
     this.forgetWords();
     // The frames after the last speech frame are the next turn's pre-pad.

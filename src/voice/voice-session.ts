@@ -24,6 +24,8 @@ export type VoiceMark =
   | 'vk:pause-words'
   | 'vk:transcript'
   | 'vk:barge-in'
+  | 'vk:tts-hold'
+  | 'vk:tts-resume'
   | 'vk:tts-first-chunk'
   | 'vk:tts-start'
   | 'vk:tts-stop'
@@ -99,6 +101,8 @@ export class VoiceSession {
   private stopped = false;
   private readonly streamer: TurnStreamer | null;
   private listening: Listening;
+  /** the kiosk's voice is held for a sound over it that may be the visitor */
+  private holding = false;
   /** the browser's recogniser: final words that stop mid-thought, held for the rest of the turn */
   private held: string | null = null;
 
@@ -188,6 +192,7 @@ export class VoiceSession {
 
   /** The kiosk's voice started or stopped (from the speaker's events). */
   kioskSpeaking(on: boolean): void {
+    if (!on) this.letGo();
     this.turns.setKioskSpeaking(on);
     if (on) this.bargedIn = false;
     this.events.changed();
@@ -228,6 +233,13 @@ export class VoiceSession {
     }
   }
 
+  /** The kiosk's voice, held for a sound over it, is heard again (there is nothing more to hold it for). */
+  private letGo(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.speaker.hold(false);
+  }
+
   /** The streaming recogniser's words of the turn so far (after a pause): they may end it, or ask for a longer wait. */
   private wordsSoFar(text: string | null): void {
     if (this.stopped) return;
@@ -240,8 +252,21 @@ export class VoiceSession {
     this.streamer?.turnEvent(event);
     switch (event.type) {
       case 'onset':
-      case 'noise':
       case 'resume':
+        return;
+      case 'hold':
+        // Maybe the visitor: the kiosk is silent at once, until the check below says.
+        if (!this.speaker.speaking) return;
+        this.holding = true;
+        this.speaker.hold(true);
+        this.events.mark('vk:tts-hold', { streamMs: event.atMs });
+        return;
+      case 'noise':
+        // A cough, a click: the kiosk is heard again, where it was.
+        if (!this.holding) return;
+        this.holding = false;
+        this.speaker.hold(false);
+        this.events.mark('vk:tts-resume', { streamMs: event.atMs });
         return;
       case 'pause':
         if (this.streamer && this.parts.length > 0) this.events.mark('vk:pause-commit', { speechEndStreamMs: event.speechEndMs, decidedStreamMs: event.atMs });
@@ -249,11 +274,12 @@ export class VoiceSession {
       case 'speech':
         // Over the kiosk's voice (or while it is about to speak): the visitor has the floor.
         if (event.overKiosk || this.speaker.busy) {
+          this.holding = false;
           this.bargedIn = true;
           this.events.mark('vk:barge-in', { streamMs: event.atMs });
           this.speaker.stop();
           this.events.interrupted();
-        }
+        } else this.letGo();
         return;
       case 'segment':
         if (this.recognizer?.kind === 'live') return;

@@ -136,6 +136,40 @@ describe('voice session', () => {
     expect(log.marks).toContain('vk:barge-in');
   });
 
+  it('holds the kiosk silent from 64 ms of sound over it: a noise lets it be heard again, speech stops it', async () => {
+    const holds: boolean[] = [];
+    const holdingVoice: TextToSpeech = { ...endlessVoice, name: 'holding', hold: (held) => holds.push(held) };
+    const mic = new TestMicrophone();
+    const log = { interrupted: 0, marks: [] as string[] };
+    let session: VoiceSession;
+    const speaker = new Speaker([holdingVoice], 'en-US', { speaking: (on) => session.kioskSpeaking(on), failed: () => undefined });
+    session = new VoiceSession(mic, new TestTranscriber(), speaker, 'en-US', {
+      changed: () => undefined,
+      heard: () => undefined,
+      interim: () => undefined,
+      interrupted: () => log.interrupted++,
+      problem: () => undefined,
+      mark: (name) => log.marks.push(name),
+    });
+    await session.start();
+    speaker.say('Welcome to the clinic. Please tell me your name.');
+    await flush();
+    mic.send(0.9, 32); // a click: nothing held
+    mic.send(0, 300);
+    expect(holds).toEqual([]);
+    mic.send(0.9, 128); // a cough: held at 64 ms, heard again once it is over
+    expect(holds).toEqual([true]);
+    mic.send(0, 300);
+    expect(holds).toEqual([true, false]);
+    expect(speaker.speaking).toBe(true);
+    expect(log.interrupted).toBe(0);
+    mic.send(0.9, 320); // the visitor: held at once, then stopped for good
+    expect(holds).toEqual([true, false, true, false]);
+    expect(speaker.speaking).toBe(false);
+    expect(log.interrupted).toBe(1);
+    expect(log.marks.filter((m) => m.startsWith('vk:tts-') || m === 'vk:barge-in')).toEqual(['vk:tts-hold', 'vk:tts-resume', 'vk:tts-hold', 'vk:barge-in']);
+  });
+
   it('reports a failed transcription, and its return, and goes on listening', async () => {
     const { mic, stt, session, log } = setup();
     await session.start();
