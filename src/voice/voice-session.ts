@@ -16,7 +16,7 @@ import type { Speaker } from './speaker.ts';
 import { TurnStreamer } from './turn-streamer.ts';
 import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, turnWait, type DetectorSettings, type Listening, type TurnEvent } from './turn-taking.ts';
 
-/** The performance marks of the voice path (README: "Measuring the voice path"). */
+/** The performance marks of the voice path (docs/voice.md: "Measuring the voice path"). */
 export type VoiceMark =
   | 'vk:listening'
   | 'vk:speech-end'
