@@ -10,7 +10,7 @@ import { installFrameProbe } from './voice-frames.ts';
 import { markTaps, named, readMarks, readResources, waitForMark, type Fetched } from './voice-marks.ts';
 
 /** The flows in bench/flows, served by the kiosk's page at /bench-flows/<file>. */
-export function benchFlow(file: 'free-answer.yaml' | 'dictation.yaml'): Pick<VoiceKioskOptions, 'flows' | 'query'> {
+export function benchFlow(file: 'free-answer.yaml' | 'dictation.yaml' | 'known-reply.yaml'): Pick<VoiceKioskOptions, 'flows' | 'query'> {
   const path = `/bench-flows/${file}`;
   return { flows: { [path]: readFileSync(new URL(`flows/${file}`, import.meta.url), 'utf8') }, query: { flow: path } };
 }
