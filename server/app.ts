@@ -63,6 +63,13 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * The flow studio's preview (/studio/preview.html) is the kiosk shown inside the studio's page, so
+ * that page alone may be framed, and only by a page of this server; every other stays unframeable.
+ */
+export const PREVIEW_PAGE = '/studio/preview.html';
+export const PREVIEW_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+
 /** Sent with every answer: files, the page, and /api/. */
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -104,6 +111,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
         res.end('Method not allowed\n');
+        return;
+      }
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (path === PREVIEW_PAGE) res.setHeader('content-security-policy', PREVIEW_CONTENT_SECURITY_POLICY);
+      // The studio's pages are relative to /studio/, so its address without the slash is sent there.
+      if (path === '/studio') {
+        res.writeHead(308, { location: '/studio/' });
+        res.end();
         return;
       }
       files(req, res, () => notFound(res));

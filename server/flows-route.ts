@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
 import { fetchFlow, type FlowFetch } from './flow-fetch.ts';
+import { folderFileOf, type FlowFolder } from './flow-folder.ts';
 import type { FlowLibrary } from './flow-library.ts';
 import { sendJson, sendRefusal } from './respond.ts';
 
@@ -17,6 +18,8 @@ export interface FlowsRouteOptions {
   origins: readonly string[];
   /** the folder the server's own files are served from (`dist/`), for flows at its own address */
   root?: string;
+  /** the kiosks' flow folder (FLOW_FOLDER): its flows are at `/flows/NAME.yaml`, served only without errors */
+  folder?: FlowFolder | null;
   /** the longest a fetch may take (default 15 s; the page may ask for less, or up to 60 s) */
   timeoutMs?: number;
 }
@@ -36,7 +39,7 @@ export function createFlowsRoute(options: FlowsRouteOptions) {
     if ('refused' in place) return sendRefusal(res, place.status, place.error, place.refused);
     const asked = Number(query.get('timeout_seconds'));
     const timeoutMs = Number.isFinite(asked) && asked > 0 ? Math.min(asked * 1000, MAX_TIMEOUT_MS) : (options.timeoutMs ?? 15_000);
-    const got = 'own' in place ? await ownFile(place.own, options.root) : await fetchFlow(place.remote, timeoutMs);
+    const got = 'own' in place ? await ownFile(place.own, options.root, options.folder ?? null) : await fetchFlow(place.remote, timeoutMs);
     answer(res, options.library, src, got);
   };
 }
@@ -76,9 +79,16 @@ function placeOf(src: string, host: string | undefined, origins: readonly string
   return { remote: url };
 }
 
-/** A flow file among the server's own files: inside `root`, ending in .yaml or .yml. */
-async function ownFile(path: string, root: string | undefined): Promise<FlowFetch> {
+/** A flow file among the server's own files: in the kiosks' flow folder (`/flows/NAME.yaml`), or inside `root`, ending in .yaml or .yml. */
+async function ownFile(path: string, root: string | undefined, folder: FlowFolder | null): Promise<FlowFetch> {
   const missing: FlowFetch = { failed: `there is no flow file at ${path.slice(0, 200)} on this kiosk's server`, transient: false, status: 'refused' };
+  const inFolder = folder ? folderFileOf(path) : undefined;
+  if (folder && inFolder) {
+    const read = folder.read(inFolder);
+    if ('text' in read) return { text: read.text };
+    // A file changed by hand into one with errors is not served: the kiosk keeps its last good copy.
+    if ('invalid' in read) return { failed: `the flow file ${path.slice(0, 200)} has errors (${read.invalid[0]!.line}:${read.invalid[0]!.col}: ${read.invalid[0]!.message})`, transient: true, status: 'refused' };
+  }
   if (!root) return missing;
   let pathname: string;
   try {

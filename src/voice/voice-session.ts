@@ -151,6 +151,7 @@ export class VoiceSession {
           this.mic = 'preparing';
           this.events.changed();
         },
+        lost: (error) => this.microphoneLost(error),
       });
     } catch (error) {
       if (this.stopped) return;
@@ -212,6 +213,15 @@ export class VoiceSession {
     const wasOpen = this.mic === 'open' || this.mic === 'opening' || this.mic === 'preparing';
     if (this.mic !== 'unused') this.mic = 'off';
     if (wasOpen) await this.microphone?.close();
+  }
+
+  /** The open microphone went silent (the microphone closed itself): say so, and listen no more this visit. */
+  private microphoneLost(error: ServiceError): void {
+    if (this.stopped || this.mic !== 'open') return;
+    this.mic = 'failed';
+    this.turns.reset();
+    this.events.changed();
+    this.events.problem('microphone', error);
   }
 
   private onFrame(frame: VoiceFrame): void {
