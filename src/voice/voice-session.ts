@@ -14,7 +14,8 @@ import { isAbort, ServiceError } from '../ports/service-error.ts';
 import type { LiveRecognizer, SegmentTranscriber, SpeechToText, StreamingTranscriber } from '../ports/speech-to-text.ts';
 import type { Speaker } from './speaker.ts';
 import { TurnStreamer } from './turn-streamer.ts';
-import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, turnWait, type DetectorSettings, type Listening, type TurnEvent } from './turn-taking.ts';
+import { HeldWords } from './held-words.ts';
+import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, type DetectorSettings, type Listening, type TurnEvent } from './turn-taking.ts';
 
 /** The performance marks of the voice path (docs/voice.md: "Measuring the voice path"). */
 export type VoiceMark =
@@ -104,7 +105,10 @@ export class VoiceSession {
   /** the kiosk's voice is held for a sound over it that may be the visitor */
   private holding = false;
   /** the browser's recogniser: final words that stop mid-thought, held for the rest of the turn */
-  private held: string | null = null;
+  private readonly held = new HeldWords((text) => {
+    this.events.mark('vk:transcript', { chars: text.length });
+    this.events.heard(text);
+  });
 
   constructor(
     private readonly microphone: Microphone | null,
@@ -205,7 +209,7 @@ export class VoiceSession {
     for (const c of this.inFlight) c.abort();
     this.inFlight.clear();
     this.parts = [];
-    this.held = null;
+    this.held.clear();
     this.turns.reset();
     this.streamer?.stop();
     if (this.recognizer?.kind === 'live') this.recognizer.stop();
@@ -231,7 +235,7 @@ export class VoiceSession {
     const events = this.turns.push(frame.samples, frame.probability);
     this.streamer?.frame(frame.samples, wasHearing);
     this.apply(events, wasHearing);
-    if (this.held !== null) this.releaseHeld();
+    this.held.check(this.listening, this.turns);
   }
 
   /** What turn-taking made of a frame or of the words so far. */
@@ -373,8 +377,7 @@ export class VoiceSession {
         this.events.interim(null);
         // Without a barge-in, what is recognised while the kiosk talks is most likely the kiosk.
         if (this.ownVoiceMayBeHeard()) return;
-        this.held = this.held === null ? text : `${this.held} ${text}`;
-        this.releaseHeld();
+        this.held.add(text, this.listening, this.turns);
       },
       failed: (error) => {
         // The browser's recogniser does not come back by itself: stop listening for this visit.
@@ -385,22 +388,6 @@ export class VoiceSession {
         this.events.problem('recognition', error);
       },
     });
-  }
-
-  /**
-   * The browser's final words, handed on unless they stop mid-thought or on a number: those wait
-   * until the visitor has been silent for as long as such words ask (a final that follows joins
-   * them). The browser has already waited for its own end of the turn, so nothing else waits.
-   */
-  private releaseHeld(): void {
-    const text = this.held;
-    if (text === null) return;
-    const { ending, waitMs } = turnWait(text, this.listening);
-    const waits = ending === 'unfinished' || ending === 'counting';
-    if (waits && (this.turns.hearing || this.turns.silenceMs < waitMs)) return;
-    this.held = null;
-    this.events.mark('vk:transcript', { chars: text.length });
-    this.events.heard(text);
   }
 
   private ownVoiceMayBeHeard(): boolean {
