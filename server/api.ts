@@ -110,7 +110,7 @@ export function createApiHandler(config: ApiConfig, memory: Memory, options: Api
   };
   const services = publicConfig(config);
   const library = options.flows?.library ?? new FlowLibrary(BUNDLED_FLOWS, config.dataDir ? join(config.dataDir, 'flows') : null);
-  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, library, options.actions ?? {}, log, memory);
+  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, library, options.actions ?? {}, log, memory, config.flowOrigins ?? []);
   const folder = config.flowFolder ? new FlowFolder(config.flowFolder) : null;
   const flows = createFlowsRoute({ library, origins: config.flowOrigins ?? [], folder, ...(options.flows?.root ? { root: options.flows.root } : {}) });
   const analytics = new Analytics(config.analyticsUrl ?? null, { log, counts: memory.counts, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });

@@ -7,17 +7,13 @@
 import { tick } from 'svelte';
 import type { Diagnostic } from '../engine/language/diagnostics.ts';
 import { EXAMPLES } from './examples.ts';
+import { CHECKED_MARK, DIAGNOSTICS_MARK, EDIT_MARK } from './marks.ts';
 import type { FlowEditor, FlowNames } from './editor/flow-editor.ts';
 import type { CheckResult, DrawResult, FlowSummary } from './flow-checks.ts';
 import type { KeptTest, RecordedVisit } from './keep-test.ts';
 import type { FromPreview, PreviewInput } from './preview-link.ts';
 import { StudioWorker, type TestFile, type TestResult } from './worker-link.ts';
 
-/** The performance marks the studio sets: the text changed, and its diagnostics are on screen. */
-export const EDIT_MARK = 'vk:studio-edit';
-export const DIAGNOSTICS_MARK = 'vk:studio-diagnostics';
-/** The worker's answer about the text in the editor came (before it is drawn). */
-export const CHECKED_MARK = 'vk:studio-checked';
 
 /** A file name a flow may be saved under: letters, digits, - and _, ending in .yaml. */
 export function flowFileName(name: string): string {

@@ -1,6 +1,6 @@
 // The flow studio (issue 34) in Chromium, on a kiosk server of its own with a flow folder for the
-// kiosks: it opens the clinic example offline; a typo gets the checker's diagnostic at its line
-// within 500 ms of the keystroke (measured from the studio's own marks); the diagram says the
+// kiosks: it opens the clinic example offline; a typo gets the checker's diagnostic at its line,
+// the very one `vfdl check` gives (how soon is measured by `npm run bench:studio`); the diagram says the
 // adult guard of an age check in words; a flow with errors cannot be saved for the kiosks (the
 // button, and the server itself); the preview finishes a clinic visit by touch and one by typing,
 // each state lit on the diagram as the kiosk reaches it; and "keep this as a test" writes a test
@@ -19,10 +19,6 @@ import { emptyTestMemory } from '../support/test-memory.ts';
 import { expectNoSeriousAxeViolations } from './support/a11y.ts';
 import { serviceWorkerControls } from './support/kiosk.ts';
 
-/** The studio's own marks (src/studio/studio.svelte.ts): the text changed; its diagnostics are on screen. */
-const EDIT_MARK = 'vk:studio-edit';
-const DIAGNOSTICS_MARK = 'vk:studio-diagnostics';
-
 let server: RunningServer;
 let folder: string;
 test.beforeEach(async () => {
@@ -33,11 +29,6 @@ test.afterEach(async () => {
   await server.close();
   rmSync(folder, { recursive: true, force: true });
 });
-
-/** The page globals the marks are read with (the tests are typed without the DOM library). */
-interface MarksInPage {
-  performance: { getEntriesByName(name: string): { startTime: number; detail?: { errors?: number } }[] };
-}
 
 /** Opens the studio on an example and waits until its diagnostics and its diagram are shown. */
 async function openStudio(page: Page, example: string): Promise<void> {
@@ -65,7 +56,7 @@ test.describe.configure({ timeout: 120_000 });
 test.describe('offline', () => {
   test.use({ serviceWorkers: 'allow' });
 
-  test('the studio opens the clinic example offline, shows a typo at its line within 500 ms, says the adult guard in words, and saves for the kiosks only a flow without errors', async ({ page, context }) => {
+  test('the studio opens the clinic example offline, shows a typo at its line as vfdl check does, says the adult guard in words, and saves for the kiosks only a flow without errors', async ({ page, context }) => {
     await openStudio(page, 'onboarding');
     await serviceWorkerControls(page);
     await context.setOffline(true);
@@ -92,18 +83,6 @@ test.describe('offline', () => {
     expect(expected[0]).toMatch(/^clinic-checkin\.yaml:\d+:\d+: error: "formx" is not one of form, .*\[bad-value\]$/);
     await expect(page.locator('.problems li')).toHaveText(expected);
     await expect(editor(page).locator('.cm-lintRange-error')).toHaveText('formx');
-    const ms = await page.evaluate(({ edit, shown }) => {
-      const marks = (globalThis as unknown as MarksInPage).performance;
-      const edited = marks.getEntriesByName(edit).at(-1)!.startTime;
-      const seen = marks.getEntriesByName(shown).filter((m) => m.startTime > edited && (m.detail?.errors ?? 0) > 0)[0];
-      return seen ? seen.startTime - edited : Number.POSITIVE_INFINITY;
-    }, { edit: EDIT_MARK, shown: DIAGNOSTICS_MARK });
-    const answered = await page.evaluate(() => {
-      const marks = (globalThis as unknown as MarksInPage).performance;
-      return marks.getEntriesByName('vk:studio-checked').at(-1)!.startTime - marks.getEntriesByName('vk:studio-edit').at(-1)!.startTime;
-    });
-    console.log(`studio: the typo's diagnostic was on screen ${ms.toFixed(0)} ms after the keystroke (the worker answered after ${answered.toFixed(0)} ms)`);
-    expect(ms).toBeLessThan(500);
 
     // A flow with errors cannot be saved for the kiosks: the dialog will not, nor will the server.
     await page.getByRole('button', { name: 'Save for the kiosks…' }).click();
