@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     console.error(`\nbench:voice: the measurement failed:\n${findings.failures.map((x) => `  - ${x}`).join('\n')}`);
     process.exit(1);
   }
+  // Done: a double's or a browser's last handle must not keep the command waiting.
+  process.exit(0);
 }
 
 main().catch((error: unknown) => {

@@ -25,6 +25,9 @@ import { FrameWatch } from './frame-watch.ts';
 
 const ASSETS = '/vad/';
 
+/** vad-web's audio worklet, in ASSETS: the name its start() adds to the AudioContext. */
+const WORKLET = 'vad.worklet.bundle.min.js';
+
 /** How long the browser may take to answer before the detector starts loading beside the question. */
 const ANSWER_GRACE_MS = 150;
 
@@ -63,8 +66,12 @@ export interface VadMicrophoneOptions {
   onDefaultSpeechEnd?: () => void;
   /** records a step of getting ready to listen (`vk:detector-ready`, `vk:microphone-open`): for measurement */
   mark?: (name: string) => void;
-  /** the page's AudioContext, made and resumed in the Start tap; without it vad-web makes its own */
-  audioContext?: () => AudioContext;
+  /**
+   * The page's AudioContext; without it vad-web makes its own. `wake` is true inside the Start
+   * tap (the context is made or resumed there); false while the kiosk waits, when it is made
+   * without being woken, for the detector's worklet to be added to it ahead of the tap.
+   */
+  audioContext?: (wake: boolean) => AudioContext;
   /** how long the microphone may give no frame before it counts as silent (default SILENT_LIMIT_MS) */
   silentLimitMs?: number;
 }
@@ -82,9 +89,15 @@ export class VadMicrophone implements Microphone {
 
   constructor(private readonly options: VadMicrophoneOptions = {}) {}
 
-  /** Loads the detector (model and wasm) without opening the microphone, so Start is quick. */
+  /**
+   * Loads the detector (model and wasm) and adds its audio worklet to the page's AudioContext
+   * without opening the microphone, so Start is quick: the detector's start then finds the
+   * worklet's module already there.
+   */
   preload(): Promise<void> {
-    return this.load().then(
+    const detector = this.load(); // first: making the AudioContext holds the page a moment
+    const worklet = this.options.audioContext?.(false).audioWorklet.addModule(ASSETS + WORKLET);
+    return Promise.all([detector, worklet]).then(
       () => undefined,
       () => undefined, // reported when the microphone is opened
     );
@@ -120,7 +133,7 @@ export class VadMicrophone implements Microphone {
       return;
     }
     try {
-      if (this.options.audioContext) vad.options.audioContext ??= this.options.audioContext();
+      if (this.options.audioContext) vad.options.audioContext ??= this.options.audioContext(true);
       await vad.start();
       this.options.mark?.('vk:microphone-open');
     } catch (error) {
