@@ -45,7 +45,7 @@ describe('the end screen lists what the visitor gave', () => {
       ['Name', 'Sam Lee'],
       ['Email address', 'sam@example.com'],
       ['Visiting', 'Tom Becker'],
-      ['Agreed to the site rules', true],
+      ['Agreed to the site rules', 'Yes'],
     ]);
   });
 

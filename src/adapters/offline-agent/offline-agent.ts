@@ -259,6 +259,8 @@ function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
   const ask = nextQuestion(screen) ?? introduction(screen);
   // Words for a later question ("I have chest pain" at the name step): kept, and taken up there.
   if (worthKeeping(screen, said)) return speak(say.kept, ask);
+  // An action of this step is on its way (a check-in being sent): its answer comes by itself.
+  if (screen.running) return speak(say.oneMoment);
   return speak(waitingAnything(screen) ? say.yesOrNo : say.notCaught, ask);
 }
 
@@ -291,7 +293,7 @@ function resultsTurn(screen: Screen, outcomes: readonly ToolOutcome[]): TurnPlan
   const proposed = outcomes.find((o) => o.content['status'] === 'pending_confirmation');
   const summary = proposed?.content['summary'];
   if (typeof summary === 'string') return speak(actionQuestion(screen, summary));
-  if (has((c) => c['status'] === 'running')) return speak(say.oneMoment);
+  if (has((c) => c['status'] === 'running' || c['running'] === true)) return speak(say.oneMoment);
   const ack = ACKNOWLEDGEMENTS.find(([answered]) => has(answered))?.[1](say) ?? (screen.pending.length > 0 ? undefined : say.gotIt);
   // Declining an action on a card that has a button for changing things: say where it is.
   const hint = has((c) => c['status'] === 'cancelled') ? changeHint(screen) : undefined;

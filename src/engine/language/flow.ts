@@ -23,6 +23,8 @@ export type ValueType =
 
 export const END = '__end__';
 export const ERROR = '__error__';
+/** As a target, the state it is written in (a re-prompt: the state entered again). */
+export const SELF = 'self';
 
 /** A declared variable (`variables:`). */
 export interface VariableDecl {
@@ -201,6 +203,8 @@ export interface Field {
   max?: number | string;
   /** what the visitor reads when the value breaks a rule */
   message?: string;
+  /** text fields: the value is written in this case from every source, before its rules are checked */
+  case?: 'upper' | 'lower';
   at: SourcePath;
 }
 
@@ -233,7 +237,8 @@ export interface Artifact {
   /** heading or body text (`prompt`, `text` or `content`) */
   text?: string;
   fields: readonly Field[];
-  submitLabel: string;
+  /** the form's button; where the flow gives none, `flow_state` has the kiosk's word ("Continue", "Weiter") */
+  submitLabel?: string;
   options: readonly ChoiceOption[];
   /** for `options`: the variable a tap sets */
   variable?: string;
@@ -285,7 +290,9 @@ export interface StateDef {
   /** this state's listening settings, over the flow's */
   turnTaking: TurnTakingDef;
   transitions: Transitions;
-  /** no transitions and no gate: entering it ends the flow after its entry sequence */
+  /** a decision step (`decide`): on entering it, the first branch whose guard holds is taken at once */
+  decide?: readonly Branch[];
+  /** no transitions, no gate and no decision: entering it ends the flow after its entry sequence */
   terminal: boolean;
   /** who hears about a blocked transition here (`on_transition_blocked`; a gate's own wins) */
   blockedNotice: { notifyLlm: boolean; notifyClient: boolean };

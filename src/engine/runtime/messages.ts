@@ -96,7 +96,11 @@ export interface TransitionBlockedMessage {
   problems?: Record<string, FieldProblem>;
 }
 
-/** Why a tool call was refused. `user_refused`: the visitor's last turn was a plain "no". */
+/**
+ * Why a tool call was refused. `user_refused`: the visitor's last turn was a plain "no";
+ * `action_running`: the tool's action is running for this step; `already_done`: the tool is a
+ * write done already in this step (neither is proposed again).
+ */
 export type RejectReason =
   | 'not_in_state'
   | 'invalid_arguments'
@@ -104,7 +108,9 @@ export type RejectReason =
   | 'no_user_turn'
   | 'user_refused'
   | 'not_captured'
-  | 'no_pending_action';
+  | 'no_pending_action'
+  | 'action_running'
+  | 'already_done';
 
 export const REJECT_REASONS: readonly RejectReason[] = [
   'not_in_state',
@@ -114,6 +120,8 @@ export const REJECT_REASONS: readonly RejectReason[] = [
   'user_refused',
   'not_captured',
   'no_pending_action',
+  'action_running',
+  'already_done',
 ];
 
 export interface ToolRejectedMessage {
@@ -140,7 +148,7 @@ export interface SpeechCueMessage {
   type: 'speech_cue';
   text: string;
   /** `entered`: the state's own first words (`agent.say`), said instead of the LLM's first turn there */
-  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long' | 'entered';
+  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long' | 'not_ticked' | 'action_busy' | 'entered';
 }
 
 /** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */
