@@ -156,7 +156,11 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   ]);
   // set_language in every step that goes on: the clinic speaks English, German and Spanish.
   expect(toolsIn('reason')).toEqual(['save_reason set_language']);
-  expect(toolsIn('summary')).toEqual(['check_in confirm_action reject_action set_language']);
+  // check_in is left out while its action is being sent (issue 30 point 2): a turn asked then
+  // (the early start at a pause of the patient's "yes") has the rest.
+  const [summaryTools, ...whileSending] = toolsIn('summary');
+  expect(summaryTools).toBe('check_in confirm_action reject_action set_language');
+  for (const tools of whileSending) expect(tools).toBe('confirm_action reject_action set_language');
   expect(toolsIn('checked_in')).toEqual(['set_language']);
   // The kiosk spoke through the speech service.
   expect(fakes.tts.requests.map((r) => r.input)).toContain('Shall I check you in now?');
