@@ -1,7 +1,7 @@
 // What the voice benchmark's scenarios hand to the report: samples in ms by figure, context
 // lines by section, and failures of the measurement itself (which make the run exit 1).
 
-export type Section = 'end-of-speech' | 'screen' | 'speech' | 'barge-in' | 'load' | 'cold' | 'reply';
+export type Section = 'end-of-speech' | 'screen' | 'speech' | 'barge-in' | 'load' | 'cold' | 'reply' | 'cutoffs';
 
 export class Findings {
   private readonly samples = new Map<string, number[]>();

@@ -2,7 +2,9 @@
 // of the kiosk's reply, with the services' delays modelled by the test doubles at a "typical
 // cloud" profile, for three pipelines side by side in one run: the turn uploaded as a file once
 // it is over, the turn streamed while it is spoken (STT_MODE=realtime), and the stream with the
-// early start (the reply prepared at a pause). The parts are measured from the page's marks:
+// early start (the reply prepared at a pause), and the same stream where the reply is one the
+// engine knows word for word (the gate's question about what the flow's own rule took), said
+// without the model. The parts are measured from the page's marks:
 // the end-of-speech wait, recognition, the model's first sentence, speech's first audio, and the
 // kiosk's own overhead: what is left when the turn's wait and the services' own time, as the doubles
 // timed it, are taken away (voice-services.ts), with its parts.
@@ -30,13 +32,14 @@ export const TYPICAL_CLOUD = {
   ttsRealTimeFactor: 0.5,
 } as const;
 
-export type Pipeline = 'upload' | 'streaming' | 'early';
-export const PIPELINES: readonly Pipeline[] = ['upload', 'streaming', 'early'];
+export type Pipeline = 'upload' | 'streaming' | 'early' | 'known';
+export const PIPELINES: readonly Pipeline[] = ['upload', 'streaming', 'early', 'known'];
 
 const ENV: Record<Pipeline, Record<string, string>> = {
   upload: { STT_MODE: 'upload' },
   streaming: { STT_MODE: 'realtime', LLM_EARLY_START: 'off' },
   early: { STT_MODE: 'realtime', LLM_EARLY_START: 'on' },
+  known: { STT_MODE: 'realtime', LLM_EARLY_START: 'on' },
 };
 
 /** The model's reply to every line; the kiosk speaks its first sentence first. */
@@ -121,7 +124,8 @@ function addOverhead(findings: Findings, key: string, m: ReplyMarks, total: numb
 
 /** One pipeline, `runs` visits of the bench fixture's ten lines, each answered by the model. */
 export async function onePipeline(pipeline: Pipeline, runs: number, findings: Findings): Promise<void> {
-  await eachRun(`reply latency, ${pipeline}`, runs, findings, { fixture: 'bench', ...benchFlow('free-answer.yaml'), env: ENV[pipeline] }, async (kiosk, label) => {
+  const flow = benchFlow(pipeline === 'known' ? 'known-reply.yaml' : 'free-answer.yaml');
+  await eachRun(`reply latency, ${pipeline}`, runs, findings, { fixture: 'bench', ...flow, env: ENV[pipeline] }, async (kiosk, label) => {
     const lines = spokenLines(kiosk.fixture);
     applyProfile(kiosk);
     kiosk.fakes.stt.script(transcriptsFor(kiosk.fixture, lines.map((l) => l.text)));
@@ -150,7 +154,7 @@ export async function onePipeline(pipeline: Pipeline, runs: number, findings: Fi
       findings.add(`${key}.model`, m.sentence.at - m.transcript.at);
       findings.add(`${key}.speech`, m.chunk.at - m.sentence.at);
       findings.add(`${key}.sound`, m.sound.at - m.chunk.at);
-      if (pipeline === 'early') return;
+      if (pipeline === 'early' || pipeline === 'known') return;
       const wall = (at: number) => origin + at;
       const share = serviceShare(kiosk.fakes, pipeline === 'upload', { from: wall(m.end.at) - 5, transcript: wall(m.transcript.at), sentence: wall(m.sentence.at), until: wall(nextStart) });
       addOverhead(findings, key, m, total, wait, share, requests, nextStart);

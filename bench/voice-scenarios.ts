@@ -251,6 +251,10 @@ export async function bargeIn(runs: number, findings: Findings): Promise<void> {
     if (!stop) throw new Error('no vk:tts-stop after the barge-in');
     findings.add('barge.kiosk', stop.at - barge.at);
     findings.add('barge.visitor', stop.at - onset);
+    // Silence comes at the hold, when the sound over the kiosk may be the visitor; the stop confirms it.
+    const hold = named(marks, 'vk:tts-hold').find((m) => m.at >= onset - 50 && m.at <= stop.at);
+    findings.add('barge.silence', (hold ?? stop).at - onset);
+    if (hold) findings.add('barge.hold', clock.streamToPage(detailMs(hold, 'streamMs')) - onset);
     findings.add('barge.check', clock.streamToPage(detailMs(barge, 'streamMs')) - onset);
     findings.note(
       'barge-in',

@@ -10,7 +10,7 @@ import { installFrameProbe } from './voice-frames.ts';
 import { markTaps, named, readMarks, readResources, waitForMark, type Fetched } from './voice-marks.ts';
 
 /** The flows in bench/flows, served by the kiosk's page at /bench-flows/<file>. */
-export function benchFlow(file: 'free-answer.yaml' | 'dictation.yaml'): Pick<VoiceKioskOptions, 'flows' | 'query'> {
+export function benchFlow(file: 'free-answer.yaml' | 'dictation.yaml' | 'known-reply.yaml'): Pick<VoiceKioskOptions, 'flows' | 'query'> {
   const path = `/bench-flows/${file}`;
   return { flows: { [path]: readFileSync(new URL(`flows/${file}`, import.meta.url), 'utf8') }, query: { flow: path } };
 }
@@ -51,7 +51,8 @@ export async function startVisit(kiosk: VoiceKiosk, findings: Findings): Promise
   await sleep(300);
   await markTaps(page);
   await installFrameProbe(page);
-  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  // The idle screen's Start, in whatever language the flow speaks.
+  await page.locator('.kiosk[data-phase="idle"] button.primary').click();
   await waitForMark(page, 'vk:listening', 1, 15_000);
   const marks = await readMarks(page);
   const tap = named(marks, 'bench:tap')[0];

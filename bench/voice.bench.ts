@@ -3,7 +3,7 @@
 // local OpenAI doubles, from the page's `vk:*` performance marks. Prints a table per figure and
 // what to read it with; exits 1 only when the measurement itself failed.
 //
-//   npm run bench:voice -- [--runs N] [--only free,dictated,visit,barge-in,reply,cold]
+//   npm run bench:voice -- [--runs N] [--only free,dictated,visit,barge-in,reply,cold,cutoffs]
 //   N runs of each scenario (default 2; at least 5 cold starts); --only runs some of them
 
 import { execFileSync } from 'node:child_process';
@@ -15,6 +15,8 @@ import { coldStart } from './voice-cold-start.ts';
 import { bargeIn, dictatedNumber, freeAnswers, spokenVisit } from './voice-scenarios.ts';
 import { replyLatency } from './voice-latency.ts';
 import { replyReport } from './voice-reply-report.ts';
+import { falseCutoffs } from './voice-cutoffs.ts';
+import { cutoffReport } from './voice-cutoffs-report.ts';
 
 const DEFAULT_RUNS = 2;
 
@@ -22,7 +24,7 @@ const DEFAULT_RUNS = 2;
 const COLD_RUNS = 5;
 
 /** The scenarios by the name --only takes, in the order they run. */
-const SCENARIOS = { free: freeAnswers, dictated: dictatedNumber, visit: spokenVisit, 'barge-in': bargeIn, reply: replyLatency, cold: (runs: number, f: Findings) => coldStart(Math.max(runs, COLD_RUNS), f) };
+const SCENARIOS = { free: freeAnswers, dictated: dictatedNumber, visit: spokenVisit, 'barge-in': bargeIn, reply: replyLatency, cold: (runs: number, f: Findings) => coldStart(Math.max(runs, COLD_RUNS), f), cutoffs: falseCutoffs };
 type ScenarioName = keyof typeof SCENARIOS;
 
 function usage(problem: string): never {
@@ -64,6 +66,7 @@ function report(findings: Findings, ran: readonly ScenarioName[]): void {
   if (ran.includes('reply')) replyReport(findings);
   if (ran.some((name) => name !== 'cold')) pageLoad(findings);
   if (ran.includes('cold')) coldStartReport(findings);
+  if (ran.includes('cutoffs')) cutoffReport(findings);
 }
 
 async function main(): Promise<void> {
@@ -84,6 +87,8 @@ async function main(): Promise<void> {
     console.error(`\nbench:voice: the measurement failed:\n${findings.failures.map((x) => `  - ${x}`).join('\n')}`);
     process.exit(1);
   }
+  // Done: a double's or a browser's last handle must not keep the command waiting.
+  process.exit(0);
 }
 
 main().catch((error: unknown) => {

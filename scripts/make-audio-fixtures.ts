@@ -1,7 +1,8 @@
 // Makes the audio fixtures in tests/fixtures/audio from fixtures.json: espeak-ng speaks each line
-// (in the list's voice, or the fixture's own: a German visitor in German), sox resamples it and
-// makes the noise bursts, and this script trims every clip to its sound, joins the clips with exact
-// silences, writes the WAVs, then measures and checks them. Run it through
+// (in the list's voice, or the fixture's own: a German visitor in German), or a line is cut from
+// a recording of a person that a Debian package ships (pocketsphinx-testdata), sox resamples it
+// and makes the noise bursts, and this script trims every clip to its sound, joins the clips with
+// exact silences, writes the WAVs, then measures and checks them. Run it through
 // scripts/make-audio-fixtures.sh, with fixture names to make only those; the same list and tools
 // give the same bytes.
 
@@ -12,7 +13,19 @@ import { join } from 'node:path';
 import { decodeWav } from '../src/voice/wav.ts';
 import { AUDIO_FIXTURES_DIR, FIXTURE_NAMES, type FixtureLine, type FixtureManifest, type FixtureSpan } from '../tests/support/audio-fixtures.ts';
 
-type LineSpec = { after: number } & ({ say: string } | { parts: string[]; pause: number } | { noise: number });
+/**
+ * A person's recording, cut into parts at word boundaries: `file` under `recordings` (a WAV, or
+ * raw 16 kHz 16-bit mono), `spans` the stretch of each part in seconds (from a word's start to a
+ * word's end, as pocketsphinx_continuous -time yes gives them), `parts` what each part says.
+ */
+interface RecordedSpec {
+  recorded: string;
+  spans: [number, number][];
+  parts: string[];
+  pause: number;
+}
+
+type LineSpec = { after: number } & ({ say: string } | { parts: string[]; pause: number } | RecordedSpec | { noise: number });
 
 interface FixtureSpec {
   name: string;
@@ -31,6 +44,8 @@ interface FixtureList {
   sampleRate: number;
   /** a sample louder than this (full scale 1) is sound */
   threshold: number;
+  /** the folder of the recordings of people that `recorded` lines are cut from */
+  recordings: string;
   fixtures: FixtureSpec[];
 }
 
@@ -60,6 +75,14 @@ function speak(text: string, voice: string): Int16Array {
   return trimmed(int16(raw), text);
 }
 
+/** One part of a person's recording, from `start` to `end` seconds, its peak set like espeak-ng's and its edges faded (5 ms). */
+function cut(file: string, start: number, end: number): Int16Array {
+  const path = join(list.recordings, file);
+  const input = file.endsWith('.raw') ? ['-t', 'raw', '-r', '16000', '-e', 'signed', '-b', '16', '-c', '1', path] : [path];
+  const raw = execFileSync('sox', ['-D', '-R', ...input, ...rawOut, '-', 'trim', String(start), `=${end}`, 'fade', 't', '0.005', '0', '0.005', 'gain', '-n', String(list.speechPeakDb)], { maxBuffer: 1 << 26 });
+  return trimmed(int16(raw), `${file} ${start}-${end} s`);
+}
+
 /** A short burst of band-limited pink noise with a sharp attack and a quick decay, like a cough. */
 function noise(seconds: number): Int16Array {
   const raw = execFileSync('sox', [
@@ -80,6 +103,8 @@ interface Placed {
   text: string;
   kind: FixtureLine['kind'];
   parts: { at: number; length: number }[];
+  /** what each part says, for a line spoken in parts */
+  said?: string[];
   after: number;
 }
 
@@ -102,6 +127,12 @@ function build(spec: FixtureSpec): { samples: Int16Array; placed: Placed[] } {
     if ('say' in line) {
       text = line.say;
       parts.push(put(speak(line.say, voice)));
+    } else if ('recorded' in line) {
+      text = line.parts.join(' ');
+      line.spans.forEach(([start, end], i) => {
+        if (i > 0) silence(line.pause);
+        parts.push(put(cut(line.recorded, start, end)));
+      });
     } else if ('parts' in line) {
       text = line.parts.join(' ');
       line.parts.forEach((part, i) => {
@@ -113,7 +144,7 @@ function build(spec: FixtureSpec): { samples: Int16Array; placed: Placed[] } {
       parts.push(put(noise(line.noise)));
     }
     silence(line.after);
-    placed.push({ text, kind, parts, after: line.after });
+    placed.push({ text, kind, parts, ...('parts' in line ? { said: line.parts } : {}), after: line.after });
   }
   const samples = new Int16Array(at);
   let offset = 0;
@@ -157,6 +188,7 @@ function measure(file: string, placed: Placed[]): { sampleRate: number; length: 
     const measured: FixtureLine = { text: line.text, startMs: ms(own[0]!.first), endMs: ms(own.at(-1)!.last + 1), kind: line.kind };
     if (own.length > 1) {
       measured.pauses = own.slice(1).map((part, i): FixtureSpan => ({ startMs: ms(own[i]!.last + 1), endMs: ms(part.first) }));
+      if (line.said) measured.parts = line.said;
     }
     return measured;
   });
@@ -183,6 +215,7 @@ function check(name: string, spec: FixtureSpec, manifest: FixtureManifest, wavPa
     }
     if ('pause' in plan) {
       if (line.pauses?.length !== plan.parts.length - 1) fail(`line ${i + 1} has ${line.pauses?.length ?? 0} pauses`);
+      if ('spans' in plan && plan.spans.length !== plan.parts.length) fail(`line ${i + 1} has ${plan.spans.length} spans for ${plan.parts.length} parts`);
       for (const p of line.pauses ?? []) if (Math.abs(p.endMs - p.startMs - plan.pause * 1000) > 50) fail(`pause of ${p.endMs - p.startMs} ms`);
     }
   });

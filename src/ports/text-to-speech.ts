@@ -50,4 +50,9 @@ export interface TextToSpeech {
    * a voice that can also change what it is saying already does. Left out by a voice that cannot.
    */
   setVolume?(gain: number): void;
+  /**
+   * Holds this voice's sound at once, what is playing now included (someone may be speaking over
+   * it), or lets it be heard again (it was a noise). Left out by a voice that cannot.
+   */
+  hold?(held: boolean): void;
 }

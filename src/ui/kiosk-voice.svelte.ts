@@ -11,7 +11,7 @@ import type { SpeechToText } from '../ports/speech-to-text.ts';
 import type { TextToSpeech } from '../ports/text-to-speech.ts';
 import { SentenceSplitter } from '../voice/sentences.ts';
 import { Speaker } from '../voice/speaker.ts';
-import type { DetectorSettings, Expectation, TurnTakingSettings } from '../voice/turn-taking.ts';
+import type { DetectorSettings, Listening } from '../voice/turn-taking.ts';
 import { VoiceSession, type VoiceMark, type VoiceProblem } from '../voice/voice-session.ts';
 
 export type VoiceStatus = 'off' | 'starting' | 'preparing' | 'listening' | 'hearing' | 'thinking' | 'speaking' | 'no-microphone';
@@ -135,9 +135,9 @@ export class KioskVoice {
     this.refresh();
   }
 
-  /** Listening settings and the kind of answer awaited, for the step on screen. */
-  listenFor(settings: TurnTakingSettings, expectation: Expectation): void {
-    this.session?.configure(settings, expectation);
+  /** Listening settings, the kind of answer awaited and what its words are read against, for the step on screen. */
+  listenFor(listening: Listening): void {
+    this.session?.configure(listening);
   }
 
   /** A reply of the kiosk, growing while streamed: each finished sentence is spoken. */

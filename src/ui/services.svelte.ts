@@ -77,8 +77,8 @@ class LazyMicrophone implements Microphone {
   constructor(
     private readonly onDefaultSpeechEnd: () => void,
     private readonly mark: MarkFn,
-    /** the page's AudioContext (made in the Start tap), which the detector runs on */
-    private readonly audioContext: () => AudioContext,
+    /** the page's AudioContext, which the detector runs on: woken in the Start tap, made without waking before it */
+    private readonly audioContext: (wake: boolean) => AudioContext,
   ) {}
 
   /**
@@ -280,14 +280,18 @@ export class KioskServices {
   }
 
   private mic(): LazyMicrophone {
-    this.microphone ??= new LazyMicrophone(() => this.mark('vk:vad-default-speech-end'), this.mark, () => this.audio());
+    this.microphone ??= new LazyMicrophone(() => this.mark('vk:vad-default-speech-end'), this.mark, (wake) => this.audio(wake));
     return this.microphone;
   }
 
-  /** The page's one AudioContext, for the kiosk's voice and the voice detector alike; woken when suspended. */
-  private audio(): AudioContext {
+  /**
+   * The page's one AudioContext, for the kiosk's voice and the voice detector alike; woken when
+   * suspended, unless `wake` is false: the detector's preload makes it while the kiosk waits (a
+   * browser gives audio no way out before a tap, so it stays suspended), and the Start tap wakes it.
+   */
+  private audio(wake = true): AudioContext {
     this.context ??= new AudioContext();
-    if (this.context.state === 'suspended') void this.context.resume();
+    if (wake && this.context.state === 'suspended') void this.context.resume();
     return this.context;
   }
 }

@@ -15,7 +15,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Timers } from '../ports/timers.ts';
 import type { KeptVisit, VisitStore } from '../pwa/visit-store.ts';
 import { Conversation } from '../voice/conversation.ts';
-import { expectedAnswer, turnTakingFor } from '../voice/listening.ts';
+import { choicesOf, expectedAnswer, turnTakingFor } from '../voice/listening.ts';
 import { KioskActions } from './kiosk-actions.ts';
 import type { LifeEvent } from './kiosk-life.ts';
 import type { KioskVoice, MarkFn } from './kiosk-voice.svelte.ts';
@@ -259,20 +259,22 @@ export class Visit {
     void tick().then(() => requestAnimationFrame(() => this.place.mark('vk:screen')));
   }
 
-  /** Tells the voice what this step listens for: its settings, and a dictated or a free answer. */
+  /** Tells the voice what this step listens for: its settings, a dictated or a free answer, and what its words are read against. */
   private listen(): void {
     const { step } = this.place;
     const screen = step.screen;
     if (!screen) return;
-    this.place.voice.listenFor(
-      turnTakingFor(screen.turn_taking),
-      expectedAnswer({
+    this.place.voice.listenFor({
+      settings: turnTakingFor(screen.turn_taking),
+      expectation: expectedAnswer({
         ...(screen.turn_taking.expect ? { expect: screen.turn_taking.expect } : {}),
         fields: screen.artifact?.fields ?? [],
         isEmpty: (v) => (step.fields[v]?.status ?? 'empty') === 'empty',
         actionPending: step.pendingAction !== null,
       }),
-    );
+      language: screen.language,
+      choices: choicesOf(screen),
+    });
   }
 
   /** A fault in the kiosk itself never leaves a dead screen: the visitor is told and can start over. */

@@ -3,7 +3,10 @@
 // `llm_turn` with its own AbortController, sends the model's tool calls to the engine with the
 // turn's epoch, answers every call with its result, falls back to the offline agent when the
 // model fails, speaks the engine's cue when the model says nothing, and wakes the engine when a
-// deadline falls due. No DOM: the kiosk screen and the tests drive it alike.
+// deadline falls due. What the engine already knows word for word is said at once, never asked
+// of the model: a state's own first words (`agent.say`), and the gate's question after the model
+// captured a value (instead of another round); the model finds them in its history as said.
+// No DOM: the kiosk screen and the tests drive it alike.
 
 import type { FlowEngine } from '../engine/runtime/engine.ts';
 import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEventInput } from '../engine/runtime/messages.ts';
@@ -13,6 +16,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest, TurnChunk, TurnRequest } from '../ports/language-model.ts';
 import type { Timers } from '../ports/timers.ts';
 import type { ConversationContext, ConversationEvents, ConversationOptions } from './conversation-events.ts';
+import { questionAfterCapture } from './known-replies.ts';
 import { PreparedReply, requestKey } from './prepared-reply.ts';
 
 export type { ConversationContext, ConversationEvents, ConversationOptions } from './conversation-events.ts';
@@ -184,6 +188,8 @@ export class Conversation {
   private handle(messages: readonly EngineMessage[], inTurn = false): void {
     let wantsTurn = false;
     let cue: string | null = null;
+    /** a state's own first words, said as soon as it is entered, whoever moved the flow there */
+    let entered: string | null = null;
     /** an action that did not go through is always said, even when the model speaks next */
     let failure: string | null = null;
     for (const m of messages) {
@@ -201,7 +207,8 @@ export class Conversation {
           this.history.push({ role: 'system', content: m.text });
           break;
         case 'speech_cue':
-          cue = m.text;
+          if (m.reason === 'entered') entered = m.text;
+          else cue = m.text;
           if (m.reason === 'action_failed') failure = m.text;
           break;
         case 'llm_turn':
@@ -214,6 +221,7 @@ export class Conversation {
     this.events.engine(messages);
     // Whatever the engine did without a model turn (a rule took the words, a tap, a tick) leaves a prepared reply stale.
     if (!wantsTurn && !inTurn) this.dropPrepared();
+    if (entered !== null && !this.stopped) this.speakNow(entered);
     if (wantsTurn && !this.stopped) {
       if (failure !== null && !inTurn) this.speakNow(failure);
       this.beginTurn();
@@ -302,6 +310,12 @@ export class Conversation {
         }
         this.handle(produced, true);
         if (this.engine.view.epoch !== epoch || this.engine.view.ended) return;
+        // Said instead of another round of a model on the network (the built-in assistant answers at once, in its own words).
+        const question = this.model === this.fallback ? null : questionAfterCapture(produced, this.scene?.artifact?.fields ?? [], this.engine.view.values);
+        if (question !== null) {
+          if (!reply.text.includes('?')) this.speakNow(question);
+          return;
+        }
       }
       if (!spoke && this.cue !== null && !signal.aborted) this.speakNow(this.cue);
     } finally {

@@ -1,9 +1,10 @@
 // What the kiosk listens for in the current step: the flow's `turn_taking` settings over the
-// defaults, and whether the answer awaited is one people dictate in groups (a phone number, a
-// number, a date, an email), which gets a longer pause before the turn counts as finished.
+// defaults, whether the answer awaited is one people dictate in groups (a phone number, a
+// number, a date, an email), which gets a longer pause before the turn counts as finished, and
+// the labels of what the step offers to choose (one said alone is a whole answer).
 
 import { TURN_TAKING_DEFAULTS, type Field } from '../engine/language/flow.ts';
-import type { TurnTakingWire } from '../engine/runtime/messages.ts';
+import type { FlowStateMessage, TurnTakingWire } from '../engine/runtime/messages.ts';
 import type { Expectation, TurnTakingSettings } from './turn-taking.ts';
 
 /** The flow's settings for a step (as `flow_state` carries them) over the defaults. */
@@ -14,6 +15,9 @@ export function turnTakingFor(wire: TurnTakingWire): TurnTakingSettings {
     minSpeechMs: wire.min_speech_ms ?? TURN_TAKING_DEFAULTS.minSpeechMs,
     bargeIn: wire.barge_in ?? TURN_TAKING_DEFAULTS.bargeIn,
     bargeInMs: wire.barge_in_ms ?? TURN_TAKING_DEFAULTS.bargeInMs,
+    words: wire.words ?? TURN_TAKING_DEFAULTS.words,
+    unfinishedSilenceMs: wire.unfinished_silence_ms ?? TURN_TAKING_DEFAULTS.unfinishedSilenceMs,
+    completeSilenceMs: wire.complete_silence_ms ?? TURN_TAKING_DEFAULTS.completeSilenceMs,
   };
 }
 
@@ -42,4 +46,11 @@ export function expectedAnswer(context: AnswerContext): Expectation {
   if (context.actionPending) return 'free';
   const next = context.fields.find((f) => context.isEmpty(f.id));
   return next !== undefined && DICTATED.has(next.type) ? 'dictation' : 'free';
+}
+
+/** The labels of what a step offers to choose or tap: its options, its fields' options, its buttons and the flow's ways out. */
+export function choicesOf(step: Pick<FlowStateMessage, 'artifact' | 'global_actions'>): string[] {
+  const a = step.artifact;
+  const options = [...(a?.options ?? []), ...(a?.fields ?? []).flatMap((f) => f.options ?? [])];
+  return [...options, ...(a?.actions ?? []), ...(step.global_actions ?? [])].map((o) => o.label);
 }

@@ -38,6 +38,7 @@ export class Speaker {
   private sounding = false;
   private drained: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => undefined;
+  private held = false;
 
   constructor(
     voices: readonly TextToSpeech[],
@@ -57,6 +58,16 @@ export class Speaker {
   /** How loud every voice speaks (a gain from 0 to 1), the one speaking now included, and those that take over. */
   setVolume(gain: number): void {
     for (const voice of this.voices) voice.setVolume?.(gain);
+  }
+
+  /**
+   * Holds the voice's sound at once (someone may be speaking over the kiosk), or lets it be heard
+   * again (it was a noise); `stop()` lets it go too, for what is said next.
+   */
+  hold(held: boolean): void {
+    if (this.held === held) return;
+    this.held = held;
+    for (const voice of this.voices) voice.hold?.(held);
   }
 
   /** True from the first sound of a reply until the queue runs dry or is stopped. */
@@ -97,6 +108,7 @@ export class Speaker {
     this.controller.abort();
     this.controller = new AbortController();
     this.queue = [];
+    this.hold(false);
     this.finish();
   }
 

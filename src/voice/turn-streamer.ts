@@ -1,9 +1,10 @@
 // A turn sent to a streaming recogniser while the visitor speaks: the audio from the onset (with
 // the pre-pad kept before it), each frame as it comes, a commit when turn-taking says the turn is
-// over, and a cancel when it was a noise. With the early start on, a pause that may end the turn
-// commits what was said so far and offers it as the likely turn; if the visitor goes on, the rest
-// is a stretch of its own and the offer is withdrawn. The texts of a turn's stretches are joined
-// by the voice session, as the parts of a turn always were.
+// over, and a cancel when it was a noise. A pause that may end the turn commits what was said so
+// far, so that its words come back while the kiosk still waits (turn-taking reads them: "my name
+// is" waits longer than "yes"); with the early start on, they are also offered as the likely
+// turn, and withdrawn if the visitor goes on. The rest is a stretch of its own. The texts of a
+// turn's stretches are joined by the voice session, as the parts of a turn always were.
 
 import type { StreamingTranscriber, StreamOptions, TurnStream } from '../ports/speech-to-text.ts';
 import type { TurnEvent } from './turn-taking.ts';
@@ -17,6 +18,8 @@ export interface TurnStreamerEvents {
   likelyTurn(text: string): void;
   /** the visitor went on after the likely turn was offered */
   wentOn(): void;
+  /** the turn's words so far, all its stretches recognised, after a pause committed them; null when recognition failed */
+  words(text: string | null): void;
 }
 
 export class TurnStreamer {
@@ -34,6 +37,8 @@ export class TurnStreamer {
     private readonly options: () => StreamOptions,
     private readonly earlyStart: boolean,
     private readonly events: TurnStreamerEvents,
+    /** a pause commits the turn so far even without the early start: its words are read for the turn's end */
+    private readonly wordsAtPauses: () => boolean = () => false,
   ) {}
 
   /** One frame of audio; `inTurn` when turn-taking was already hearing before it. */
@@ -56,11 +61,11 @@ export class TurnStreamer {
         this.current = null;
         return;
       case 'pause':
-        if (!this.earlyStart || !this.current) return;
+        if (!this.current || !(this.earlyStart || this.wordsAtPauses())) return;
         this.commit();
         this.pausedAfterCommit = true;
         this.current = this.begin();
-        this.offer();
+        this.afterPause();
         return;
       case 'resume':
         this.pausedAfterCommit = false;
@@ -103,18 +108,24 @@ export class TurnStreamer {
     this.events.committed(text);
   }
 
-  /** Offers the words so far once they are all in, if the pause still holds by then. */
-  private offer(): void {
+  /** Once the words so far are all in: tells them, and offers them (early start) if the pause still holds by then. */
+  private afterPause(): void {
     const turn = this.turn;
+    const count = this.stretches.length;
+    // Words of an earlier pause are not all the words once a later pause has committed more.
+    const latest = () => turn === this.turn && count === this.stretches.length;
     void Promise.all(this.stretches).then(
       (texts) => {
-        if (turn !== this.turn || !this.pausedAfterCommit) return;
+        if (!latest()) return;
         const text = texts.filter(Boolean).join(' ');
-        if (!text) return;
+        this.events.words(text);
+        if (!this.earlyStart || !this.pausedAfterCommit || !text) return;
         this.offered = true;
         this.events.likelyTurn(text);
       },
-      () => undefined,
+      () => {
+        if (latest()) this.events.words(null);
+      },
     );
   }
 }

@@ -1,77 +1,15 @@
 // Turn-taking: when has the visitor started speaking, and when have they finished? A pure
-// function of the voice-activity detector's frames and their count (stream time), so it runs on
-// recorded audio in Node tests. The waits depend on what is being asked: an answer people dictate
-// in groups (a phone number, a date, an email) gets a longer pause before it counts as finished.
+// function of the voice-activity detector's frames and their count (stream time), and of the
+// words heard so far where recognition gives them while the visitor speaks, so it runs on
+// recorded audio in Node tests. How long it waits is turn-settings.ts (the step's) and
+// turn-words.ts (what was said): an answer people dictate in groups waits longer, and so do
+// words that stop mid-thought; a plainly whole answer waits less.
 
-import { TURN_TAKING_DEFAULTS } from '../engine/language/flow.ts';
+import { DEFAULT_DETECTOR, type DetectorSettings, type Expectation, type Listening, type TurnTakingSettings, type WordsContext } from './turn-settings.ts';
+import { turnWait } from './turn-words.ts';
 
-/** How long to wait, how much sound counts as speech, and whether the visitor may interrupt. */
-export interface TurnTakingSettings {
-  /** silence that ends a free answer (a name, yes or no, a choice) */
-  endSilenceMs: number;
-  /** silence that ends a dictated answer (number, phone, date, email) */
-  dictationSilenceMs: number;
-  /** sound shorter than this is noise (a cough, a click, a door), not speech */
-  minSpeechMs: number;
-  /** the visitor may talk over the kiosk to interrupt it */
-  bargeIn: boolean;
-  /** speech needed over the kiosk's own voice before it stops for the visitor */
-  bargeInMs: number;
-}
-
-export const DEFAULT_TURN_TAKING: Readonly<TurnTakingSettings> = TURN_TAKING_DEFAULTS;
-
-/** The detector's thresholds and the audio kept around a segment. Not flow settings. */
-export interface DetectorSettings {
-  /** a frame at or above this probability is speech */
-  speechThreshold: number;
-  /** while the kiosk speaks, a frame must reach this to count (its own voice may leak in) */
-  speechThresholdWhileSpeaking: number;
-  /** a frame below this is silence; between the two thresholds, speech goes on */
-  silenceThreshold: number;
-  /** audio kept before the first speech frame, so the first syllable is not clipped */
-  prePadMs: number;
-  /** silence kept after the last speech frame */
-  postPadMs: number;
-  /** a turn this long is handed over even without a pause (someone talking on and on) */
-  maxTurnMs: number;
-  /**
-   * silence after speech that may be the end of the turn: the kiosk may start on its reply here,
-   * dropping it if the visitor goes on (only acted on when it is shorter than the turn's wait)
-   */
-  pauseMs: number;
-}
-
-export const DEFAULT_DETECTOR: Readonly<DetectorSettings> = {
-  speechThreshold: 0.5,
-  speechThresholdWhileSpeaking: 0.6,
-  silenceThreshold: 0.35,
-  prePadMs: 300,
-  postPadMs: 100,
-  maxTurnMs: 30_000,
-  pauseMs: 128,
-};
-
-/** How readily the microphone takes sound for speech: the operator's setting for a quiet or a loud room. */
-export type MicSensitivity = 'low' | 'normal' | 'high';
-
-/**
- * The detector's thresholds for a sensitivity: `low` wants a clearer voice (a noisy hall, a
- * kiosk by a door), `high` takes a softer one (a quiet room, a visitor who speaks low).
- */
-export function detectorFor(sensitivity: MicSensitivity): DetectorSettings {
-  switch (sensitivity) {
-    case 'low':
-      return { ...DEFAULT_DETECTOR, speechThreshold: 0.7, speechThresholdWhileSpeaking: 0.8, silenceThreshold: 0.5 };
-    case 'high':
-      return { ...DEFAULT_DETECTOR, speechThreshold: 0.35, speechThresholdWhileSpeaking: 0.5, silenceThreshold: 0.25 };
-    case 'normal':
-      return DEFAULT_DETECTOR;
-  }
-}
-
-/** What kind of answer the kiosk is waiting for. */
-export type Expectation = 'free' | 'dictation';
+export * from './turn-settings.ts';
+export { turnOver, turnWait, type TurnWait } from './turn-words.ts';
 
 export type TurnEvent =
   /**
@@ -83,6 +21,8 @@ export type TurnEvent =
   | { type: 'pause'; atMs: number; speechEndMs: number }
   /** speech again after a pause: the turn goes on */
   | { type: 'resume'; atMs: number }
+  /** sound over the kiosk's voice long enough that it may be the visitor: hold the voice until `speech` or `noise` says */
+  | { type: 'hold'; atMs: number }
   /** it went on long enough to be speech; over the kiosk's voice, this is a barge-in */
   | { type: 'speech'; atMs: number; overKiosk: boolean }
   /** it stopped too soon: a noise, dropped */
@@ -120,8 +60,23 @@ export class TurnTaker {
   private expectation: Expectation = 'free';
   /** a pause was reported in the current silence */
   private paused = false;
+  /** a frame below the silence threshold came since the pause was reported */
+  private silentInPause = false;
+  /** a hold was reported for the sound going on */
+  private holding = false;
   /** frames in a row below the speech threshold (the tail of a word counts: a pause is a guess) */
   private quietFrames = 0;
+  private context: WordsContext = { language: 'en', choices: [] };
+  /** words come back after each pause: a streaming recogniser commits the turn so far there */
+  private wordsAtPauses = false;
+  /** the turn's words so far, as recognised up to a pause; null: none yet */
+  private words: string | null = null;
+  /** stream time of the pause the words are of (null: they came while the visitor spoke again) */
+  private wordsPauseMs: number | null = null;
+  /** stream time at which the current pause was reported */
+  private pauseAtMs = 0;
+  /** the words of the current pause are on their way */
+  private awaiting = false;
 
   constructor(
     private settings: TurnTakingSettings,
@@ -129,10 +84,62 @@ export class TurnTaker {
     private readonly detector: DetectorSettings = DEFAULT_DETECTOR,
   ) {}
 
-  /** New waits for the state the flow is in now. */
-  configure(settings: TurnTakingSettings, expectation: Expectation): void {
+  /** New waits for the state the flow is in now, and what its words are read against. */
+  configure(settings: TurnTakingSettings, expectation: Expectation, context: WordsContext = this.context): void {
     this.settings = settings;
     this.expectation = expectation;
+    this.context = context;
+  }
+
+  /** Whether the words of each pause come back (a streaming recogniser commits the turn so far at a pause). */
+  expectWordsAtPauses(on: boolean): void {
+    this.wordsAtPauses = on;
+  }
+
+  /** True when the words heard so far shape the wait in this step (`turn_taking.words`). */
+  get readsWords(): boolean {
+    return this.settings.words;
+  }
+
+  /**
+   * The turn's words so far, recognised up to its last pause (null: recognition failed, none will
+   * come). Answers with the events they cause: the end of the turn, when the words say it has come.
+   */
+  heard(words: string | null): TurnEvent[] {
+    if (this.phase !== 'speaking') return [];
+    this.awaiting = false;
+    if (words !== null) {
+      this.words = words;
+      this.wordsPauseMs = this.paused ? this.pauseAtMs : null;
+    }
+    const events: TurnEvent[] = [];
+    const atMs = this.frames * this.frameMs;
+    if (this.isOver(this.silentFrames * this.frameMs)) events.push(this.finish(atMs));
+    return events;
+  }
+
+  /** The silence that ends the turn now: from the words when they are all the visitor has said, else from the step. */
+  private waitNow(): number {
+    const listening: Listening = { settings: this.settings, expectation: this.expectation, ...this.context };
+    return turnWait(this.wordsAreAll() ? this.words : null, listening).waitMs;
+  }
+
+  /**
+   * The words are all the visitor has said: they are of the pause still going on, and nothing
+   * voiced came after it (a word's fading tail of a frame or two aside).
+   */
+  private wordsAreAll(): boolean {
+    return this.paused && this.wordsPauseMs !== null && this.lastSpeechEndMs <= this.wordsPauseMs + 2 * this.frameMs;
+  }
+
+  /**
+   * The turn is over after `silenceMs`: its wait has passed, and no words that could ask for a
+   * longer one are still on their way (those are waited for up to the longest wait words may ask).
+   */
+  private isOver(silenceMs: number): boolean {
+    if (silenceMs < this.waitNow()) return false;
+    const s = this.settings;
+    return !this.awaiting || silenceMs >= Math.max(s.unfinishedSilenceMs, s.dictationSilenceMs, s.endSilenceMs);
   }
 
   /** The kiosk started or stopped talking. While it talks, speech must be longer and louder. */
@@ -145,13 +152,28 @@ export class TurnTaker {
     return this.phase !== 'quiet';
   }
 
+  /** Silence since the visitor's last speech (stream time, ms); 0 while a sound is going on. */
+  get silenceMs(): number {
+    if (this.phase === 'quiet') return this.frames * this.frameMs - this.lastSpeechEndMs;
+    return this.phase === 'speaking' ? this.silentFrames * this.frameMs : 0;
+  }
+
   /** Forgets any turn in progress (the microphone closed, the visit ended). */
   reset(): void {
     this.phase = 'quiet';
     this.paused = false;
+    this.silentInPause = false;
+    this.holding = false;
     this.buffer = [];
     this.speechFrames = 0;
     this.silentFrames = 0;
+    this.forgetWords();
+  }
+
+  private forgetWords(): void {
+    this.words = null;
+    this.wordsPauseMs = null;
+    this.awaiting = false;
   }
 
   push(samples: Float32Array, probability: number): TurnEvent[] {
@@ -200,9 +222,8 @@ export class TurnTaker {
       return events;
     }
 
-    const wait = this.expectation === 'dictation' ? this.settings.dictationSilenceMs : this.settings.endSilenceMs;
-    if (silenceMs >= wait || endMs - this.firstSpeechMs >= d.maxTurnMs) events.push(this.finish(endMs));
-    else this.notePause(wait, endMs, events);
+    if (this.isOver(silenceMs) || endMs - this.firstSpeechMs >= d.maxTurnMs) events.push(this.finish(endMs));
+    else this.notePause(this.waitNow(), endMs, voiced, events);
     return events;
   }
 
@@ -210,15 +231,23 @@ export class TurnTaker {
    * A pause that may end the turn (reported once per silence), or speech that ends a pause. Unlike
    * the end of the turn, a pause counts from the last frame loud enough to be speech, not the
    * last voiced one: it is a guess that costs nothing when wrong, so it need not wait out a
-   * word's fading tail.
+   * word's fading tail. Speech again is a loud frame, or a voiced one after silence (a softer
+   * word after the pause): from there a new pause needs its own quiet.
    */
-  private notePause(wait: number, atMs: number, events: TurnEvent[]): void {
+  private notePause(wait: number, atMs: number, voiced: boolean, events: TurnEvent[]): void {
     const quietMs = this.quietFrames * this.frameMs;
-    if (quietMs === 0 && this.paused) {
+    if (this.paused && (quietMs === 0 || (voiced && this.silentInPause))) {
       this.paused = false;
+      this.silentInPause = false;
+      this.quietFrames = 0;
+      this.wordsPauseMs = null;
       events.push({ type: 'resume', atMs });
+    } else if (this.paused && !voiced) {
+      this.silentInPause = true;
     } else if (!this.paused && quietMs >= this.detector.pauseMs && this.detector.pauseMs < wait) {
       this.paused = true;
+      this.pauseAtMs = atMs;
+      this.awaiting = this.wordsAtPauses && this.settings.words;
       events.push({ type: 'pause', atMs, speechEndMs: this.lastSpeechEndMs });
     }
   }
@@ -227,7 +256,13 @@ export class TurnTaker {
   private promote(atMs: number, events: TurnEvent[]): boolean {
     if (this.kioskSpeaking && !this.settings.bargeIn) return false;
     const needed = this.kioskSpeaking ? Math.max(this.settings.minSpeechMs, this.settings.bargeInMs) : this.settings.minSpeechMs;
-    if (this.speechFrames * this.frameMs < needed) return false;
+    const heard = this.speechFrames * this.frameMs;
+    // Over the kiosk, the voice is held as soon as this may be the visitor, not only once it is sure.
+    if (this.kioskSpeaking && !this.holding && heard >= this.detector.holdMs && heard < needed) {
+      this.holding = true;
+      events.push({ type: 'hold', atMs });
+    }
+    if (heard < needed) return false;
     this.phase = 'speaking';
     events.push({ type: 'speech', atMs, overKiosk: this.kioskSpeaking });
     return true;
@@ -257,7 +292,10 @@ export class TurnTaker {
   private toQuiet(): void {
     this.phase = 'quiet';
     this.paused = false;
+    this.silentInPause = false;
+    this.holding = false;
     this.quietFrames = 0;
+    this.forgetWords();
     // The frames after the last speech frame are the next turn's pre-pad.
     this.buffer = this.buffer.slice(this.spokenLength);
     this.speechFrames = 0;

@@ -4,22 +4,29 @@
 // recorded frames.
 //
 // A turn may come in parts: when the visitor starts speaking again before the words of the part
-// before have been handed on (recognition still running), the parts make one utterance.
+// before have been handed on (recognition still running), the parts make one utterance. The words
+// heard so far shape when a turn ends: a streaming recogniser's words of each pause go to
+// turn-taking, and the browser's own recogniser's final words are held while they stop
+// mid-thought ("my number is five five five"), for the rest to join them.
 
 import type { Microphone, VoiceFrame } from '../ports/microphone.ts';
 import { isAbort, ServiceError } from '../ports/service-error.ts';
 import type { LiveRecognizer, SegmentTranscriber, SpeechToText, StreamingTranscriber } from '../ports/speech-to-text.ts';
 import type { Speaker } from './speaker.ts';
 import { TurnStreamer } from './turn-streamer.ts';
-import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, type DetectorSettings, type Expectation, type TurnEvent, type TurnTakingSettings } from './turn-taking.ts';
+import { HeldWords } from './held-words.ts';
+import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, type DetectorSettings, type Listening, type TurnEvent } from './turn-taking.ts';
 
 /** The performance marks of the voice path (docs/voice.md: "Measuring the voice path"). */
 export type VoiceMark =
   | 'vk:listening'
   | 'vk:speech-end'
   | 'vk:pause-commit'
+  | 'vk:pause-words'
   | 'vk:transcript'
   | 'vk:barge-in'
+  | 'vk:tts-hold'
+  | 'vk:tts-resume'
   | 'vk:tts-first-chunk'
   | 'vk:tts-start'
   | 'vk:tts-stop'
@@ -94,6 +101,14 @@ export class VoiceSession {
   private bargedIn = false;
   private stopped = false;
   private readonly streamer: TurnStreamer | null;
+  private listening: Listening;
+  /** the kiosk's voice is held for a sound over it that may be the visitor */
+  private holding = false;
+  /** the browser's recogniser: final words that stop mid-thought, held for the rest of the turn */
+  private readonly held = new HeldWords((text) => {
+    this.events.mark('vk:transcript', { chars: text.length });
+    this.events.heard(text);
+  });
 
   constructor(
     private readonly microphone: Microphone | null,
@@ -104,8 +119,11 @@ export class VoiceSession {
     options: VoiceSessionOptions = {},
   ) {
     this.turns = new TurnTaker(DEFAULT_TURN_TAKING, microphone?.frameMs ?? 32, options.detector ?? DEFAULT_DETECTOR);
+    this.listening = { settings: DEFAULT_TURN_TAKING, expectation: 'free', language, choices: [] };
+    this.configure(this.listening);
     if (!this.canListen) this.mic = 'unused';
     this.streamer = recognizer?.kind === 'stream' ? this.streamTo(recognizer, options.earlyStart ?? false) : null;
+    this.turns.expectWordsAtPauses(this.streamer !== null);
   }
 
   get state(): VoiceState {
@@ -156,8 +174,9 @@ export class VoiceSession {
   }
 
   /** Listening settings for the step the flow is in now. */
-  configure(settings: TurnTakingSettings, expectation: Expectation): void {
-    this.turns.configure(settings, expectation);
+  configure(listening: Listening): void {
+    this.listening = listening;
+    this.turns.configure(listening.settings, listening.expectation, { language: listening.language, choices: listening.choices });
   }
 
   /**
@@ -168,6 +187,7 @@ export class VoiceSession {
   setLanguage(language: string): void {
     if (language === this.language || this.stopped) return;
     this.language = language;
+    this.configure({ ...this.listening, language });
     if (this.recognizer?.kind === 'stream') this.recognizer.warm?.(isoLanguage(language));
     if (this.recognizer?.kind === 'live' && this.mic === 'open') {
       this.recognizer.stop();
@@ -177,6 +197,7 @@ export class VoiceSession {
 
   /** The kiosk's voice started or stopped (from the speaker's events). */
   kioskSpeaking(on: boolean): void {
+    if (!on) this.letGo();
     this.turns.setKioskSpeaking(on);
     if (on) this.bargedIn = false;
     this.events.changed();
@@ -188,6 +209,7 @@ export class VoiceSession {
     for (const c of this.inFlight) c.abort();
     this.inFlight.clear();
     this.parts = [];
+    this.held.clear();
     this.turns.reset();
     this.streamer?.stop();
     if (this.recognizer?.kind === 'live') this.recognizer.stop();
@@ -212,6 +234,12 @@ export class VoiceSession {
     const wasHearing = this.turns.hearing;
     const events = this.turns.push(frame.samples, frame.probability);
     this.streamer?.frame(frame.samples, wasHearing);
+    this.apply(events, wasHearing);
+    this.held.check(this.listening, this.turns);
+  }
+
+  /** What turn-taking made of a frame or of the words so far. */
+  private apply(events: readonly TurnEvent[], wasHearing: boolean): void {
     for (const event of events) this.onTurnEvent(event);
     if (wasHearing !== this.turns.hearing) {
       this.events.changed();
@@ -219,12 +247,40 @@ export class VoiceSession {
     }
   }
 
+  /** The kiosk's voice, held for a sound over it, is heard again (there is nothing more to hold it for). */
+  private letGo(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.speaker.hold(false);
+  }
+
+  /** The streaming recogniser's words of the turn so far (after a pause): they may end it, or ask for a longer wait. */
+  private wordsSoFar(text: string | null): void {
+    if (this.stopped) return;
+    this.events.mark('vk:pause-words', { chars: text?.length ?? -1, silenceMs: this.turns.silenceMs });
+    const wasHearing = this.turns.hearing;
+    this.apply(this.turns.heard(text), wasHearing);
+  }
+
   private onTurnEvent(event: TurnEvent): void {
     this.streamer?.turnEvent(event);
     switch (event.type) {
       case 'onset':
-      case 'noise':
       case 'resume':
+        return;
+      case 'hold':
+        // Maybe the visitor: the kiosk is silent at once, until the check below says.
+        if (!this.speaker.speaking) return;
+        this.holding = true;
+        this.speaker.hold(true);
+        this.events.mark('vk:tts-hold', { streamMs: event.atMs });
+        return;
+      case 'noise':
+        // A cough, a click: the kiosk is heard again, where it was.
+        if (!this.holding) return;
+        this.holding = false;
+        this.speaker.hold(false);
+        this.events.mark('vk:tts-resume', { streamMs: event.atMs });
         return;
       case 'pause':
         if (this.streamer && this.parts.length > 0) this.events.mark('vk:pause-commit', { speechEndStreamMs: event.speechEndMs, decidedStreamMs: event.atMs });
@@ -232,11 +288,12 @@ export class VoiceSession {
       case 'speech':
         // Over the kiosk's voice (or while it is about to speak): the visitor has the floor.
         if (event.overKiosk || this.speaker.busy) {
+          this.holding = false;
           this.bargedIn = true;
           this.events.mark('vk:barge-in', { streamMs: event.atMs });
           this.speaker.stop();
           this.events.interrupted();
-        }
+        } else this.letGo();
         return;
       case 'segment':
         if (this.recognizer?.kind === 'live') return;
@@ -258,7 +315,8 @@ export class VoiceSession {
       interim: (text) => this.events.interim(text),
       likelyTurn: (text) => this.events.likelyTurn?.(text),
       wentOn: () => this.events.wentOn?.(),
-    });
+      words: (text) => this.wordsSoFar(text),
+    }, () => this.turns.readsWords);
   }
 
   private transcribe(stt: SegmentTranscriber, segment: Extract<TurnEvent, { type: 'segment' }>): void {
@@ -319,8 +377,7 @@ export class VoiceSession {
         this.events.interim(null);
         // Without a barge-in, what is recognised while the kiosk talks is most likely the kiosk.
         if (this.ownVoiceMayBeHeard()) return;
-        this.events.mark('vk:transcript', { chars: text.length });
-        this.events.heard(text);
+        this.held.add(text, this.listening, this.turns);
       },
       failed: (error) => {
         // The browser's recogniser does not come back by itself: stop listening for this visit.

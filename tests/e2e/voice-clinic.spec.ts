@@ -36,15 +36,15 @@ function stateOf(request: ChatRequestBody): ClinicState | 'unknown' {
  * A good model for this flow. In each state it calls the state's tools as the conversation test
  * does (tests/conversations/clinic-voice.test.yaml) and answers in one short sentence, so that the
  * kiosk has stopped speaking before the patient's next line. A tool round (`last: 'tool'`)
- * follows every call that leaves the flow in its state; calls that move the flow on are followed
- * by the next state's own turn instead.
+ * follows every call that leaves the flow in its state with something still to ask; once the
+ * form is filled, the kiosk asks the gate's own question instead (the engine knows it), and calls
+ * that move the flow on are followed by the next state's own turn.
  */
 const GOOD_MODEL: ChatRule[] = [
-  // identify: save each value as it is heard, read both back, confirm on "yes".
+  // identify: save each value as it is heard (the kiosk reads both back itself), confirm on "yes".
   { when: { system: PROMPT.identify, user: /my name is/i, last: 'user' }, reply: { tool_calls: [{ name: 'save_name', arguments: { full_name: 'Maria Garcia' } }] } },
   { when: { system: PROMPT.identify, user: /my name is/i, last: 'tool' }, reply: { text: 'Thank you. And your date of birth?' } },
   { when: { system: PROMPT.identify, user: /born/i, last: 'user' }, reply: { tool_calls: [{ name: 'save_date_of_birth', arguments: { date_of_birth: '1984-03-05' } }] } },
-  { when: { system: PROMPT.identify, user: /born/i, last: 'tool' }, reply: { text: 'Maria Garcia, born March 5, 1984. Is that right?' } },
   { when: { system: PROMPT.identify, user: /^yes\W*$/i, last: 'user' }, reply: { tool_calls: [{ name: 'confirm_identify', arguments: {} }] } },
   { when: { system: PROMPT.identify }, reply: { text: 'Welcome. Your name and date of birth, please?' } },
   // reason: ask, then save what was said (the flow goes on to the summary).
@@ -96,12 +96,13 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   await expect(input(page, 'Full name')).toHaveValue('Maria Garcia');
   await expect(fieldBlock(page, 'date_of_birth')).toHaveAttribute('data-status', 'empty');
 
-  // "I was born on the fifth of March 1984": pending too, and the kiosk reads both back.
+  // "I was born on the fifth of March 1984": pending too, and the kiosk reads both back in the
+  // gate's own words, without another round of the model.
   await say(1);
   await expect(fieldBlock(page, 'date_of_birth')).toHaveAttribute('data-status', 'pending', { timeout: 15_000 });
   await expect(input(page, 'Date of birth')).toHaveValue('1984-03-05');
   await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending');
-  await expect(agentLines(page).last()).toHaveText('Kiosk: Maria Garcia, born March 5, 1984. Is that right?');
+  await expect(agentLines(page).last()).toHaveText('Kiosk: I have Maria Garcia, born March 5, 1984. Is that right?');
 
   // "yes": both confirmed by the model's confirm_identify, and the flow asks why they came.
   await say(2);
@@ -155,7 +156,11 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   ]);
   // set_language in every step that goes on: the clinic speaks English, German and Spanish.
   expect(toolsIn('reason')).toEqual(['save_reason set_language']);
-  expect(toolsIn('summary')).toEqual(['check_in confirm_action reject_action set_language']);
+  // check_in is left out while its action is being sent (issue 30 point 2): a turn asked then
+  // (the early start at a pause of the patient's "yes") has the rest.
+  const [summaryTools, ...whileSending] = toolsIn('summary');
+  expect(summaryTools).toBe('check_in confirm_action reject_action set_language');
+  for (const tools of whileSending) expect(tools).toBe('confirm_action reject_action set_language');
   expect(toolsIn('checked_in')).toEqual(['set_language']);
   // The kiosk spoke through the speech service.
   expect(fakes.tts.requests.map((r) => r.input)).toContain('Shall I check you in now?');

@@ -1,9 +1,10 @@
 // Turn-taking with real speech in Chromium: a phone number dictated with a 0.4 s pause inside is
-// one answer; short noises are no answer at all; speaking over the kiosk stops it at once and
-// drops the model's turn in flight. The test's microphone says each line when the kiosk listens
-// (or, for the barge-in, while it speaks).
+// one answer, and so is one dictated with a 0.5 s pause at a step that asks for a name (its words
+// at the pause, streamed, end on a number); short noises are no answer at all; speaking over the
+// kiosk stops it at once and drops the model's turn in flight. The test's microphone says each
+// line when the kiosk listens (or, for the barge-in, while it speaks).
 
-import { transcriptsFor } from '../support/voice-kiosk.ts';
+import { transcriptsFor, transcriptsForParts } from '../support/voice-kiosk.ts';
 import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts';
 import { PHONE_FLOW } from './support/flows.ts';
 import { expect, test } from './support/voice.ts';
@@ -29,6 +30,59 @@ test('a phone number dictated with a 0.4 s pause inside stays one answer', async
   expect(fakes.stt.requests[0]!.speechMs).toBeGreaterThan(line.endMs - line.startMs - 250);
   await expect(visitorLines(page)).toHaveText(['You: My number is 07700 983123.']);
   await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['07700 983123']);
+});
+
+const NAME_FLOW = `
+id: name_check
+title: Your name
+states:
+  ask_name:
+    ui:
+      artifact_type: form
+      title: What is your name?
+      fields: [ { id: full_name, type: text, label: Your name, required: true } ]
+    agent:
+      prompt: Ask for the visitor's name and call save_name with it.
+      tools: [save_name]
+    tools:
+      save_name:
+        description: Capture the name.
+        parameters:
+          full_name: { type: string, required: true }
+    transitions:
+      on_tool_call: { save_name: __end__ }
+      on_ui_event: { form_submit: __end__ }
+`;
+
+test('a phone number dictated with a 0.5 s pause at a step that asks for a name reaches the model as one turn', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, say, marks } = await voiceKiosk({
+    fixture: 'phone-pause',
+    flows: { '/test-flows/name.yaml': NAME_FLOW },
+    query: { flow: '/test-flows/name.yaml' },
+    env: { STT_MODE: 'realtime' },
+  });
+  const line = fixture!.lines[0]!;
+  expect(line.pauses!.map((p) => p.endMs - p.startMs)).toEqual([500]);
+  // Streamed: the kiosk commits the words so far at the pause, and reads them while it waits.
+  fakes.realtime.latency({ finalAfterCommitMs: 150 });
+  fakes.stt.script(transcriptsForParts(fixture, [['My phone number is 555', '0199.']]));
+  fakes.llm.script([
+    { when: { user: /555 0199/ }, reply: { text: 'Thank you. That sounds like a phone number; what is your name?' } },
+    { when: { last: 'user' }, reply: { text: 'Sorry?' } },
+    { when: { last: 'system' }, reply: { text: 'What is your name?' } },
+  ]);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+
+  await say(0);
+  await expect(page.getByRole('log').locator('li.agent').last()).toContainText('That sounds like a phone number', { timeout: 20_000 });
+  await expect(visitorLines(page)).toHaveText(['You: My phone number is 555 0199.']);
+  // One turn: one end of speech; the model's conversation holds the number whole as the visitor's
+  // one message, and nothing it might have said to half of it (a reply asked for at the pause is
+  // held, then dropped) was said.
+  expect((await marks())['vk:speech-end']).toHaveLength(1);
+  const said = fakes.llm.requests.map((r) => r.messages.filter((m) => m.role === 'user').map((m) => m.content));
+  expect(said.at(-1)).toEqual(['My phone number is 555 0199.']);
+  await expect(page.getByRole('log').locator('li.agent')).toHaveText([/What is your name\?/, /That sounds like a phone number/]);
 });
 
 test('two short noise bursts are not speech: only the words after them are heard', async ({ voiceKiosk }) => {

@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The fixtures that tests/fixtures/audio/fixtures.json defines. */
-export const FIXTURE_NAMES = ['onboarding', 'clinic', 'visitor', 'digits-pause', 'noise', 'barge-in', 'clinic-de', 'onboarding-de', 'bench'] as const;
+export const FIXTURE_NAMES = [
+  'onboarding', 'clinic', 'visitor', 'digits-pause', 'noise', 'barge-in', 'clinic-de', 'onboarding-de', 'bench',
+  'phone-pause', 'paused-en', 'paused-de', 'paused-fr', 'paused-es', 'paused-ar', 'paused-people',
+] as const;
 
 /**
  * Recordings of people, kept as they are (tests/fixtures/audio/README.md says where each is from):
@@ -29,6 +32,8 @@ export interface FixtureLine extends FixtureSpan {
   kind: 'speech' | 'noise';
   /** silences inside the line (a line spoken in parts) */
   pauses?: FixtureSpan[];
+  /** what each part of a line spoken in parts says (`text` is them joined) */
+  parts?: string[];
 }
 
 /** What `<name>.json` beside each WAV holds. */

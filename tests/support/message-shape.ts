@@ -190,6 +190,9 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
       barge_in: optional(bool),
       barge_in_ms: optional(int),
       expect: optional(oneOf<NonNullable<TurnTakingWire['expect']>>({ auto: true, free: true, dictation: true })),
+      words: optional(bool),
+      unfinished_silence_ms: optional(int),
+      complete_silence_ms: optional(int),
     }),
     global_actions: optional(arrayOf(shape<UiAction>({ event: str, label: str, tool: optional(str) }))),
     global_tools: optional(arrayOf(str)),
@@ -238,7 +241,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
   tool_result: message('tool_result', { call_id: str, tool: str, ok: bool, content: recordOf(json) }),
   speech_cue: message('speech_cue', {
     text: str,
-    reason: oneOf<SpeechCueMessage['reason']>({ tool_handled: true, captured: true, confirm_capture: true, confirmed: true, action_pending: true, action_failed: true, too_long: true, not_ticked: true, action_busy: true }),
+    reason: oneOf<SpeechCueMessage['reason']>({ tool_handled: true, captured: true, confirm_capture: true, confirmed: true, action_pending: true, action_failed: true, too_long: true, not_ticked: true, action_busy: true, entered: true }),
   }),
   llm_turn: message('llm_turn', { epoch: int, reason: oneOf<LlmTurnMessage['reason']>({ state_entered: true, user_spoke: true }) }),
   action_pending: message('action_pending', { action_id: str, tool: str, summary: str, args: recordOf(json), expires_at: num, replaces: optional(str) }),

@@ -244,3 +244,25 @@ export function transcriptsFor(fixture: AudioFixture | null, texts: readonly str
     return { text: texts[i]!, minSpeechMs: ms - 250, maxSpeechMs: ms + 600 };
   });
 }
+
+/**
+ * What the transcription double answers for each part of the fixture's spoken lines, in order:
+ * `texts[i][j]` for part j of line i (a line spoken in parts: `parts` in its manifest), each for a
+ * stretch about as long as that part. A line that is one turn is recognised in its parts (the
+ * streaming recogniser commits at the pause) and its words joined; a line cut in two is two turns
+ * of those words.
+ */
+export function transcriptsForParts(fixture: AudioFixture | null, texts: readonly (readonly string[])[]): SttEntry[] {
+  const lines = (fixture?.lines ?? []).filter((l) => l.kind === 'speech');
+  if (lines.length !== texts.length) throw new Error(`fixture ${fixture?.name} has ${lines.length} spoken lines, ${texts.length} given`);
+  return lines.flatMap((line, i) => {
+    const pauses = line.pauses ?? [];
+    const bounds = [line.startMs, ...pauses.flatMap((p) => [p.startMs, p.endMs]), line.endMs];
+    if (texts[i]!.length !== pauses.length + 1) throw new Error(`line ${i + 1} of ${fixture?.name} has ${pauses.length + 1} parts, ${texts[i]!.length} texts given`);
+    return texts[i]!.map((text, j) => {
+      const ms = bounds[2 * j + 1]! - bounds[2 * j]!;
+      return { text, minSpeechMs: ms - 250, maxSpeechMs: ms + 600 };
+    });
+  });
+}
+

@@ -50,11 +50,11 @@ describe('Conversation', () => {
     expect(log.speech).toEqual(['Hi! What is your first name?']);
   });
 
-  it('sends tool calls with the turn epoch, answers each in the history, then lets the model speak', async () => {
+  it("sends tool calls with the turn epoch, answers each in the history, and says the gate's question itself, not another round of the model", async () => {
     const model = new ScriptedModel([
       [text('Hello!')],
       [call('c1', 'save_name', { first_name: 'Alex' })],
-      [text('I heard Alex. Is that right?')],
+      [text('Take your time.')],
     ]);
     const { conversation, engine, log } = setup(model);
     conversation.start();
@@ -62,21 +62,40 @@ describe('Conversation', () => {
     conversation.say('Hello, I would like to sign up, I am Alex Smith');
     await conversation.settled();
     expect(engine.view.pending).toEqual(['first_name']);
+    // The engine knows the question: said at once, and the model asked nothing more for this turn.
+    expect(log.speech.at(-1)).toBe('I heard Alex. Is that right?');
+    expect(model.requests).toHaveLength(2);
+    // The model finds all of it in its history at the visitor's next words.
+    conversation.say('hmm, let me think');
+    await conversation.settled();
     const third = model.requests[2]!.messages;
-    const assistant = third.at(-2) as { role: string; tool_calls?: { id: string }[] };
+    const assistant = third.at(-4) as { role: string; tool_calls?: { id: string }[] };
     expect(assistant.role).toBe('assistant');
     expect(assistant.tool_calls?.[0]?.id).toBe('c1');
-    expect(third.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c1' });
-    expect(JSON.parse((third.at(-1) as { content: string }).content)).toMatchObject({ ok: true, captured: { first_name: 'Alex' } });
-    expect(log.visitor).toEqual(['Hello, I would like to sign up, I am Alex Smith']);
-    expect(log.speech.at(-1)).toBe('I heard Alex. Is that right?');
+    expect(third.at(-3)).toMatchObject({ role: 'tool', tool_call_id: 'c1' });
+    expect(JSON.parse((third.at(-3) as { content: string }).content)).toMatchObject({ ok: true, captured: { first_name: 'Alex' } });
+    expect(third.slice(-2)).toEqual([
+      { role: 'assistant', content: 'I heard Alex. Is that right?' },
+      { role: 'user', content: 'hmm, let me think' },
+    ]);
+    expect(log.visitor).toEqual(['Hello, I would like to sign up, I am Alex Smith', 'hmm, let me think']);
+  });
+
+  it('lets the model ask its own question when it captured a value and asked one (no second question)', async () => {
+    const model = new ScriptedModel([[text('Hello!')], [text('Alex, is that your name?'), call('c1', 'save_name', { first_name: 'Alex' })]]);
+    const { conversation, log } = setup(model);
+    conversation.start();
+    await conversation.settled();
+    conversation.say('Alex');
+    await conversation.settled();
+    expect(log.speech.slice(-1)).toEqual(['Alex, is that your name?']);
+    expect(model.requests).toHaveLength(2);
   });
 
   it('stops a turn when its tool moves the flow, and the next state starts a fresh turn with its own prompt', async () => {
     const model = new ScriptedModel([
       [text('Hello!')],
       [call('c1', 'save_name', { first_name: 'Alex' })],
-      [text('Is Alex right?')],
       [call('c2', 'confirm_first_name', {}), call('c3', 'save_name', { first_name: 'Al' })],
       [text('Pick a colour!')],
     ]);
@@ -353,7 +372,6 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
     const model = new ScriptedModel([
       [text('Hello!')],
       [call('c1', 'save_name', { first_name: 'Alex' })],
-      [text('Is Alex right?')],
       [call('c2', 'confirm_first_name', {})],
       entry,
     ]);
@@ -379,11 +397,10 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
     expect(log.speech.at(-1)).toBe('Pick a colour, Alex!');
   });
 
-  it('gives each model round its own reply id, so a second round does not replace the first one’s caption', async () => {
+  it('gives each reply its own id, so the gate’s question after a round does not replace that round’s caption', async () => {
     const model = new ScriptedModel([
       [text('Hello!')],
       [text('Nice to meet you.'), call('c1', 'save_name', { first_name: 'Alex' })],
-      [text('I heard Alex. '), text('Is that right?')],
     ]);
     const { conversation, log } = setup(model);
     conversation.start();
@@ -400,11 +417,7 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
       { reply: replies[0], text: 'Nice to meet you.', final: false },
       { reply: replies[0], text: 'Nice to meet you.', final: true },
     ]);
-    expect(turn.filter((c) => c.reply === replies[1]).map((c) => [c.text, c.final])).toEqual([
-      ['I heard Alex. ', false],
-      ['I heard Alex. Is that right?', false],
-      ['I heard Alex. Is that right?', true],
-    ]);
+    expect(turn.filter((c) => c.reply === replies[1]).map((c) => [c.text, c.final])).toEqual([['I heard Alex. Is that right?', true]]);
     expect(shownCaptions(log.captions)).toEqual(['Hello!', 'Nice to meet you.', 'I heard Alex. Is that right?']);
   });
 });
@@ -453,7 +466,6 @@ describe('the visitor chooses another language on screen', () => {
     const model = new ScriptedModel([
       [text("What's your first name?")],
       [call('c1', 'save_name', { first_name: 'Ana' })],
-      [text('I heard Ana. Is that right?')],
       [text('He entendido Ana. ¿Es correcto?')],
     ]);
     const { conversation, engine, log } = setup(model, frontDesk);
@@ -477,7 +489,7 @@ describe('the visitor chooses another language on screen', () => {
     expect(log.speech.at(-1)).toBe('He entendido Ana. ¿Es correcto?');
     // The same language again changes nothing, and asks the model nothing.
     expect(conversation.setLanguage('es-ES')).toBe(false);
-    expect(model.requests).toHaveLength(4);
+    expect(model.requests).toHaveLength(3);
   });
 
   it("says its own sentences in the visit's language", async () => {

@@ -142,6 +142,22 @@ describe('volume', () => {
     await play(await speech.prepare('Again.', en()));
     expect(context.gains).toHaveLength(1);
   });
+
+  it('is silent at once while held (someone may be speaking over it), and as loud as it was when let go', async () => {
+    const context = new FakeAudioContext();
+    const speech = voice(context);
+    speech.setVolume(0.5);
+    const playing = play(await speech.prepare('Hello.', en()));
+    await context.whenQueued(0.3);
+    const [gain] = context.gains;
+    speech.hold(true);
+    expect(gain!.gain.value).toBe(0);
+    speech.setVolume(0.75); // a change while held waits for the hold to end
+    expect(gain!.gain.value).toBe(0);
+    speech.hold(false);
+    expect(gain!.gain.value).toBe(0.75);
+    await playing;
+  });
 });
 
 describe('voices by language', () => {

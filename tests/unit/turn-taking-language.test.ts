@@ -64,11 +64,26 @@ describe('turn_taking in flows', () => {
     ]);
   });
 
+  it('passes the keys of the words-shaped wait on, and warns when words that stop mid-thought would wait less than a finished answer', () => {
+    const loaded = loadFlow(flow('turn_taking: { words: false, unfinished_silence_ms: 1500 }', '    turn_taking: { complete_silence_ms: 250, words: true }'), 'f.yaml').loaded!;
+    const entered = new FlowEngine(loaded, new VirtualClock()).start().find((m): m is FlowStateMessage => m.type === 'flow_state')!;
+    expect(entered.turn_taking).toEqual({ words: true, unfinished_silence_ms: 1500, complete_silence_ms: 250 });
+    expect(lines(flow('turn_taking: { unfinished_silence_ms: 300 }', ''))).toEqual([
+      expect.stringMatching(/^f\.yaml:3:39: warning: unfinished_silence_ms \(300\) is shorter than end_silence_ms \(350\)/),
+    ]);
+    expect(lines(flow('', '    turn_taking: { words: maybe, complete_silence_ms: 50 }'))).toEqual([
+      expect.stringMatching(/^f\.yaml:6:27: error: expected true or false/),
+      expect.stringMatching(/^f\.yaml:6:55: error: 50 is below the minimum of 100/),
+    ]);
+  });
+
   it('is in the JSON Schema for editors, with its limits', () => {
     const schema = flowJsonSchema() as { definitions: Record<string, { properties: Record<string, Record<string, unknown>> }> };
     const tt = schema.definitions['turn_taking']!;
     // An empty value (`end_silence_ms:`) counts as absent, as vfdl check reads it.
     expect(tt.properties['end_silence_ms']).toMatchObject({ type: ['integer', 'null'], minimum: 100, maximum: 5000 });
     expect(tt.properties['expect']).toMatchObject({ enum: ['auto', 'free', 'dictation', null] });
+    expect(tt.properties['unfinished_silence_ms']).toMatchObject({ type: ['integer', 'null'], minimum: 100, maximum: 5000 });
+    expect(tt.properties['words']).toMatchObject({ type: ['boolean', 'null'] });
   });
 });

@@ -84,11 +84,17 @@ describe('turn-taking', () => {
     const speaking = () => true;
     // 0.55 is speech when the kiosk is quiet, not while it speaks (its own voice may leak in)
     expect(types(run([[0.55, 640], [0, 600]], { kioskSpeaking: speaking }))).toEqual([]);
-    // 192 ms: speech to a quiet kiosk, too short to interrupt it
-    expect(types(run([[0.9, 192], [0, 600]], { kioskSpeaking: speaking }))).toEqual(['onset', 'noise']);
+    // 192 ms: speech to a quiet kiosk, too short to interrupt it; the kiosk was held from 64 ms, then heard again
+    const short = run([[0.9, 192], [0, 600]], { kioskSpeaking: speaking });
+    expect(types(short)).toEqual(['onset', 'hold', 'noise']);
+    expect(short[1]).toMatchObject({ type: 'hold', atMs: 64 });
+    // a click (32 ms) does not even hold it
+    expect(types(run([[0.9, 32], [0, 600]], { kioskSpeaking: speaking }))).toEqual(['onset', 'noise']);
     const over = run([[0.9, 320], [0, 600]], { kioskSpeaking: speaking });
-    expect(types(over)).toEqual(['onset', 'speech', 'pause', 'segment']);
-    expect(over[1]).toMatchObject({ type: 'speech', overKiosk: true, atMs: 256 });
+    expect(types(over)).toEqual(['onset', 'hold', 'speech', 'pause', 'segment']);
+    expect(over[2]).toMatchObject({ type: 'speech', overKiosk: true, atMs: 256 });
+    // to a quiet kiosk there is nothing to hold
+    expect(types(run([[0.9, 320], [0, 600]]))).toEqual(['onset', 'speech', 'pause', 'segment']);
   });
 
   it('never hands over speech made while the kiosk talks in a step without barge-in', () => {

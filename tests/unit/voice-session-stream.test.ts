@@ -1,13 +1,15 @@
 // One visitor's voice with a streaming recogniser: the audio goes out from the onset (pre-pad
 // first) while the visitor speaks, one commit at the end of the turn, a noise is cancelled and
-// never committed, and with the early start a pause commits the words so far and offers them as
-// the likely turn, withdrawn when the visitor goes on.
+// never committed; a pause commits the words so far, which turn-taking reads (a number that may
+// go on keeps the turn open), and with the early start offers them as the likely turn, withdrawn
+// when the visitor goes on.
 
 import { describe, expect, it } from 'vitest';
 import type { Microphone, MicrophoneEvents } from '../../src/ports/microphone.ts';
 import type { StreamingTranscriber, StreamOptions, TurnStream, TurnStreamEvents } from '../../src/ports/speech-to-text.ts';
 import type { SpokenClip, TextToSpeech } from '../../src/ports/text-to-speech.ts';
 import { Speaker } from '../../src/voice/speaker.ts';
+import { DEFAULT_TURN_TAKING } from '../../src/voice/turn-taking.ts';
 import { VoiceSession } from '../../src/voice/voice-session.ts';
 
 class TestMicrophone implements Microphone {
@@ -100,9 +102,15 @@ function setup(earlyStart: boolean) {
   return { mic, stt, session, log };
 }
 
+/** The step's listening with the words read (the default) or not (`turn_taking.words: false`). */
+function readingWords(session: VoiceSession, words: boolean, language = 'de-DE') {
+  session.configure({ settings: { ...DEFAULT_TURN_TAKING, words }, expectation: 'free', language, choices: [] });
+}
+
 describe('voice session with a streaming recogniser', () => {
-  it('streams the turn while it is spoken, pre-pad first, and commits once at its end', async () => {
+  it('streams the turn while it is spoken, pre-pad first, and commits once at its end (words not read)', async () => {
     const { mic, stt, session, log } = setup(false);
+    readingWords(session, false);
     await session.start();
     expect(stt.warmed).toEqual(['de']);
     mic.send(0, 320); // frames 1-10: quiet, the last few kept as pre-pad
@@ -166,16 +174,34 @@ describe('voice session with a streaming recogniser', () => {
     expect(log.likely).toEqual(['my number is']);
     mic.send(0.9, 480); // goes on
     expect(log.wentOn).toBe(1);
-    mic.send(0, 400);
+    mic.send(0, 192); // the next pause commits the rest
     expect(stt.stretches[1]!.state).toBe('committed');
     expect(stt.stretches[1]!.frames.length).toBeGreaterThan(15); // the silence of the pause and the rest
     stt.stretches[1]!.answer('0770 983');
     await flush();
+    expect(log.likely).toEqual(['my number is', 'my number is 0770 983']);
+    mic.send(0, 544); // a number may go on: the dictation wait, 800 ms
+    expect(log.heard).toEqual([]);
+    mic.send(0, 96);
+    await flush();
     expect(log.heard).toEqual(['my number is 0770 983']);
   });
 
-  it('without the early start a pause commits nothing', async () => {
+  it('without the early start a pause commits the words so far for turn-taking and offers nothing; with words: false it commits nothing', async () => {
+    const reading = setup(false);
+    await reading.session.start();
+    reading.mic.send(0.9, 480);
+    reading.mic.send(0, 192);
+    expect(reading.stt.stretches[0]!.state).toBe('committed');
+    reading.stt.stretches[0]!.answer('Alex');
+    await flush();
+    expect(reading.log.likely).toEqual([]);
+    reading.mic.send(0, 192);
+    await flush();
+    expect(reading.log.heard).toEqual(['Alex']); // plain words: the free wait, 350 ms
+
     const { mic, stt, session, log } = setup(false);
+    readingWords(session, false);
     await session.start();
     mic.send(0.9, 480);
     mic.send(0, 192);
@@ -184,5 +210,37 @@ describe('voice session with a streaming recogniser', () => {
     await session.stop();
     expect(stt.stretches[0]!.state).toBe('cancelled');
     expect(stt.closed).toBe(1);
+  });
+
+  it('a phone number dictated with a 0.5 s pause at a step that asks for a name is one turn: its words at the pause end on a number', async () => {
+    const { mic, stt, session, log } = setup(false);
+    readingWords(session, true, 'en-US');
+    await session.start();
+    mic.send(0.9, 960);
+    mic.send(0, 160);
+    stt.stretches[0]!.answer('my phone number is five five five');
+    await flush();
+    mic.send(0, 352); // 0.5 s in all: the free wait (350 ms) is long past
+    expect(log.heard).toEqual([]);
+    mic.send(0.9, 640); // the rest of the number
+    mic.send(0, 160);
+    stt.stretches[1]!.answer('zero one nine nine.');
+    await flush();
+    mic.send(0, 800);
+    await flush();
+    expect(log.heard).toEqual(['my phone number is five five five zero one nine nine.']);
+    expect(log.marks.filter((m) => m === 'vk:speech-end')).toHaveLength(1);
+  });
+
+  it('a whole answer ends as soon as its words are in', async () => {
+    const { mic, stt, session, log } = setup(false);
+    await session.start();
+    mic.send(0.9, 320);
+    mic.send(0, 224);
+    expect(log.marks).not.toContain('vk:speech-end');
+    stt.stretches[0]!.answer('Ja, bitte.');
+    await flush();
+    expect(log.marks).toContain('vk:speech-end'); // at 224 ms of silence, before the free wait
+    expect(log.heard).toEqual(['Ja, bitte.']);
   });
 });

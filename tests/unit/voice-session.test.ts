@@ -136,6 +136,40 @@ describe('voice session', () => {
     expect(log.marks).toContain('vk:barge-in');
   });
 
+  it('holds the kiosk silent from 64 ms of sound over it: a noise lets it be heard again, speech stops it', async () => {
+    const holds: boolean[] = [];
+    const holdingVoice: TextToSpeech = { ...endlessVoice, name: 'holding', hold: (held) => holds.push(held) };
+    const mic = new TestMicrophone();
+    const log = { interrupted: 0, marks: [] as string[] };
+    let session: VoiceSession;
+    const speaker = new Speaker([holdingVoice], 'en-US', { speaking: (on) => session.kioskSpeaking(on), failed: () => undefined });
+    session = new VoiceSession(mic, new TestTranscriber(), speaker, 'en-US', {
+      changed: () => undefined,
+      heard: () => undefined,
+      interim: () => undefined,
+      interrupted: () => log.interrupted++,
+      problem: () => undefined,
+      mark: (name) => log.marks.push(name),
+    });
+    await session.start();
+    speaker.say('Welcome to the clinic. Please tell me your name.');
+    await flush();
+    mic.send(0.9, 32); // a click: nothing held
+    mic.send(0, 300);
+    expect(holds).toEqual([]);
+    mic.send(0.9, 128); // a cough: held at 64 ms, heard again once it is over
+    expect(holds).toEqual([true]);
+    mic.send(0, 300);
+    expect(holds).toEqual([true, false]);
+    expect(speaker.speaking).toBe(true);
+    expect(log.interrupted).toBe(0);
+    mic.send(0.9, 320); // the visitor: held at once, then stopped for good
+    expect(holds).toEqual([true, false, true, false]);
+    expect(speaker.speaking).toBe(false);
+    expect(log.interrupted).toBe(1);
+    expect(log.marks.filter((m) => m.startsWith('vk:tts-') || m === 'vk:barge-in')).toEqual(['vk:tts-hold', 'vk:tts-resume', 'vk:tts-hold', 'vk:barge-in']);
+  });
+
   it('reports a failed transcription, and its return, and goes on listening', async () => {
     const { mic, stt, session, log } = setup();
     await session.start();
@@ -219,6 +253,34 @@ describe('voice session', () => {
     expect(log.interim).toEqual(['my na', null, null, null]);
     await session.stop();
     expect(events).toBeNull();
+  });
+
+  it("with a live recogniser, holds final words that stop on a number or mid-thought until the visitor has been quiet for as long as they ask, and joins what follows", async () => {
+    let events: LiveRecognitionEvents | null = null;
+    const live: LiveRecognizer = { kind: 'live', name: 'live', onDevice: false, start: (_l, e) => (events = e), stop: () => (events = null) };
+    const { mic, session, log } = setup({ stt: live });
+    await session.start();
+    mic.send(0.9, 960);
+    mic.send(0, 320);
+    events!.final('my phone number is five five five'); // the browser's own end of the turn, at a pause
+    expect(log.heard).toEqual([]);
+    mic.send(0, 160);
+    mic.send(0.9, 640); // the visitor goes on
+    events!.final('zero one nine nine');
+    mic.send(0, 320);
+    expect(log.heard).toEqual([]); // still a number: the dictation wait, 800 ms
+    mic.send(0, 512);
+    expect(log.heard).toEqual(['my phone number is five five five zero one nine nine']);
+    // words that say nothing either way are handed on at once, as the browser gives them
+    events!.final('and that is all');
+    expect(log.heard.at(-1)).toBe('and that is all');
+    // words that stop mid-thought wait the unfinished wait, 1200 ms, with nothing after them
+    mic.send(0.9, 640);
+    events!.final('my name is');
+    mic.send(0, 1120);
+    expect(log.heard).toHaveLength(2);
+    mic.send(0, 96);
+    expect(log.heard.at(-1)).toBe('my name is');
   });
 
   it('closes the microphone when the live recogniser fails for good', async () => {

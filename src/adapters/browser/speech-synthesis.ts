@@ -25,6 +25,8 @@ interface UtteranceLike {
 interface SynthesisLike {
   speak(utterance: UtteranceLike): void;
   cancel(): void;
+  pause?(): void;
+  resume?(): void;
   getVoices(): VoiceLike[];
   addEventListener(type: 'voiceschanged', listener: () => void): void;
   removeEventListener(type: 'voiceschanged', listener: () => void): void;
@@ -124,6 +126,13 @@ export class BrowserSpeech implements TextToSpeech {
   /** The loudness of the next sentence (the browser cannot change one it is speaking). */
   setVolume(gain: number): void {
     this.volume = Math.min(1, Math.max(0, gain));
+  }
+
+  /** The browser pauses the sentence being said while held, and goes on from there when let go. */
+  hold(held: boolean): void {
+    const synth = synthesisApi()?.synth;
+    if (held) synth?.pause?.();
+    else synth?.resume?.();
   }
 
   /** Prepares nothing ahead (the browser speaks from text); rejects when there is no speech synthesis. */

@@ -42,6 +42,8 @@ export class OpenAISpeech implements TextToSpeech {
   private format: SpeechFormat;
   private playhead: Playhead | null = null;
   private volume = 1;
+  /** someone may be speaking over the kiosk: silent until let go */
+  private held = false;
   /** the page's context, and the same with this voice's volume in front of its destination */
   private output: { context: AudioOutput; gain: VolumeNode; through: AudioOutput } | null = null;
 
@@ -135,7 +137,17 @@ export class OpenAISpeech implements TextToSpeech {
   /** The loudness of this voice, at once: what is playing now too. */
   setVolume(gain: number): void {
     this.volume = Math.max(0, gain);
-    if (this.output) this.output.gain.gain.value = this.volume;
+    if (this.output) this.output.gain.gain.value = this.loudness();
+  }
+
+  /** Silent at once while held (the sentence plays on, unheard), heard again when let go. */
+  hold(held: boolean): void {
+    this.held = held;
+    if (this.output) this.output.gain.gain.value = this.loudness();
+  }
+
+  private loudness(): number {
+    return this.held ? 0 : this.volume;
   }
 
   /** The page's context, as this voice plays through it: behind its own volume. */
@@ -143,7 +155,7 @@ export class OpenAISpeech implements TextToSpeech {
     const context = this.options.audioContext();
     if (this.output?.context !== context) {
       const gain = context.createGain();
-      gain.gain.value = this.volume;
+      gain.gain.value = this.loudness();
       gain.connect(context.destination);
       this.output = { context, gain, through: throughVolume(context, gain) };
     }

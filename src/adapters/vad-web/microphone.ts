@@ -16,13 +16,17 @@
 // first frame has reached the detector, and a watch (frame-watch.ts) says so when frames stop
 // coming: the kiosk never shows "Listening" while it hears nothing.
 
-import { MicVAD } from '@ricky0123/vad-web';
+import { MicVAD, type RealTimeVADOptions } from '@ricky0123/vad-web';
+import type { InferenceSession } from 'onnxruntime-web/wasm';
 import type { Microphone, MicrophoneEvents } from '../../ports/microphone.ts';
 import { ServiceError } from '../../ports/service-error.ts';
 import { askForMicrophone, microphoneError, stopTracks } from '../browser/microphone-access.ts';
 import { FrameWatch } from './frame-watch.ts';
 
 const ASSETS = '/vad/';
+
+/** vad-web's audio worklet, in ASSETS: the name its start() adds to the AudioContext. */
+const WORKLET = 'vad.worklet.bundle.min.js';
 
 /** How long the browser may take to answer before the detector starts loading beside the question. */
 const ANSWER_GRACE_MS = 150;
@@ -34,13 +38,40 @@ const ANSWER_GRACE_MS = 150;
  */
 export const SILENT_LIMIT_MS = 5000;
 
+type InferenceSessionOptions = InferenceSession.SessionOptions;
+
+/** The onnxruntime-web namespace vad-web runs on (and hands to `ortConfig`). */
+type Ort = Parameters<NonNullable<RealTimeVADOptions['ortConfig']>>[0];
+
+/** Whether a namespace's session factory already leaves the optimiser out. */
+const unoptimized = new WeakSet<object>();
+
+/**
+ * Sessions made through `ort` skip onnxruntime's graph optimiser. Silero's graph is already
+ * lean: its probabilities are the same to the last bit without it, and a frame takes as long
+ * (about 0.5 ms), but making the session and its first run cost about a third less CPU, which is
+ * the kiosk's wait before it listens. vad-web makes the session itself and takes no session
+ * options, so they go in through the factory of the namespace it hands to `ortConfig`.
+ */
+function withoutGraphOptimizer(ort: Ort): void {
+  const sessions = ort.InferenceSession;
+  if (unoptimized.has(sessions)) return;
+  unoptimized.add(sessions);
+  const create = sessions.create.bind(sessions) as (model: ArrayBuffer, options?: InferenceSessionOptions) => Promise<InferenceSession>;
+  sessions.create = ((model: ArrayBuffer, options?: InferenceSessionOptions) => create(model, { graphOptimizationLevel: 'disabled', ...options })) as typeof sessions.create;
+}
+
 export interface VadMicrophoneOptions {
   /** called when vad-web's own segmentation (default settings) ends a segment: for measurement */
   onDefaultSpeechEnd?: () => void;
   /** records a step of getting ready to listen (`vk:detector-ready`, `vk:microphone-open`): for measurement */
   mark?: (name: string) => void;
-  /** the page's AudioContext, made and resumed in the Start tap; without it vad-web makes its own */
-  audioContext?: () => AudioContext;
+  /**
+   * The page's AudioContext; without it vad-web makes its own. `wake` is true inside the Start
+   * tap (the context is made or resumed there); false while the kiosk waits, when it is made
+   * without being woken, for the detector's worklet to be added to it ahead of the tap.
+   */
+  audioContext?: (wake: boolean) => AudioContext;
   /** how long the microphone may give no frame before it counts as silent (default SILENT_LIMIT_MS) */
   silentLimitMs?: number;
 }
@@ -58,9 +89,15 @@ export class VadMicrophone implements Microphone {
 
   constructor(private readonly options: VadMicrophoneOptions = {}) {}
 
-  /** Loads the detector (model and wasm) without opening the microphone, so Start is quick. */
+  /**
+   * Loads the detector (model and wasm) and adds its audio worklet to the page's AudioContext
+   * without opening the microphone, so Start is quick: the detector's start then finds the
+   * worklet's module already there.
+   */
   preload(): Promise<void> {
-    return this.load().then(
+    const detector = this.load(); // first: making the AudioContext holds the page a moment
+    const worklet = this.options.audioContext?.(false).audioWorklet.addModule(ASSETS + WORKLET);
+    return Promise.all([detector, worklet]).then(
       () => undefined,
       () => undefined, // reported when the microphone is opened
     );
@@ -96,7 +133,7 @@ export class VadMicrophone implements Microphone {
       return;
     }
     try {
-      if (this.options.audioContext) vad.options.audioContext ??= this.options.audioContext();
+      if (this.options.audioContext) vad.options.audioContext ??= this.options.audioContext(true);
       await vad.start();
       this.options.mark?.('vk:microphone-open');
     } catch (error) {
@@ -174,6 +211,7 @@ export class VadMicrophone implements Microphone {
       resumeStream: () => this.takeStream(),
       ortConfig: (ort) => {
         ort.env.logLevel = 'error';
+        withoutGraphOptimizer(ort);
       },
       onFrameProcessed: (probabilities, frame) => {
         this.watch?.frame();

@@ -50,12 +50,16 @@ function decisionRing(flow: Flow, start: string): string[] | undefined {
   return walk(start, [start]);
 }
 
-/** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
+/** Listening settings that would cut visitors off: a dictated answer, and one that stops mid-thought, must get the longer waits. */
 export function checkTurnTaking(r: Reporter, t: TurnTakingDef, at: SourcePath): void {
   const free = t.endSilenceMs ?? TURN_TAKING_DEFAULTS.endSilenceMs;
   const dictation = t.dictationSilenceMs ?? TURN_TAKING_DEFAULTS.dictationSilenceMs;
   if (dictation < free) {
     r.warn('bad-value', [...at, t.dictationSilenceMs !== undefined ? 'dictation_silence_ms' : 'end_silence_ms'], `dictation_silence_ms (${dictation}) is shorter than end_silence_ms (${free}): people pause inside phone numbers and dates, so dictated answers would be cut off sooner than free ones`);
+  }
+  const unfinished = t.unfinishedSilenceMs ?? TURN_TAKING_DEFAULTS.unfinishedSilenceMs;
+  if (unfinished < free) {
+    r.warn('bad-value', [...at, t.unfinishedSilenceMs !== undefined ? 'unfinished_silence_ms' : 'end_silence_ms'], `unfinished_silence_ms (${unfinished}) is shorter than end_silence_ms (${free}): a visitor who stops after "my name is" to think would be cut off sooner than one who has finished`);
   }
 }
 
@@ -81,6 +85,7 @@ function checkGate(c: SemanticContext, s: StateDef): void {
 function checkTexts(c: SemanticContext, s: StateDef): void {
   const { checkTemplate } = c;
   checkTemplate(s.agent.prompt, [...s.at, 'agent', 'prompt'], `the prompt of "${s.id}"`);
+  if (s.agent.say !== undefined) checkTemplate(s.agent.say, [...s.at, 'agent', 'say'], `what "${s.id}" says on entering`);
   if (!s.ui) return;
   if (s.ui.type === 'other') {
     c.r.warn('not-acted-on', [...s.at, 'ui', 'artifact_type'], `artifact type "${s.ui.declaredType}" is accepted but not rendered by this kiosk (the conversation still runs)`);

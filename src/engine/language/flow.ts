@@ -3,6 +3,7 @@
 // Its records keyed by names (states, variables, tools, events) have no prototype (records.ts).
 
 import { own } from './records.ts';
+import type { TurnTakingDef } from './turn-taking.ts';
 
 /** A path into the source document, used to point diagnostics at the right node. */
 export type SourcePath = readonly (string | number)[];
@@ -268,29 +269,14 @@ export interface ResponseConstraint {
 
 export interface AgentDef {
   prompt: string;
+  /** what the kiosk says on entering the state, as written (interpolated), instead of the LLM's first turn */
+  say?: string;
   tools: readonly string[];
   context: 'append' | 'reset';
   responseConstraint?: ResponseConstraint;
 }
 
-/** How the kiosk listens (`turn_taking`): only what the flow says; the voice layer has defaults. */
-export interface TurnTakingDef {
-  endSilenceMs?: number;
-  dictationSilenceMs?: number;
-  minSpeechMs?: number;
-  bargeIn?: boolean;
-  bargeInMs?: number;
-  expect?: 'auto' | 'free' | 'dictation';
-}
-
-/** What `turn_taking` means where a flow says nothing. */
-export const TURN_TAKING_DEFAULTS = {
-  endSilenceMs: 350,
-  dictationSilenceMs: 800,
-  minSpeechMs: 150,
-  bargeIn: true,
-  bargeInMs: 250,
-} as const;
+export { TURN_TAKING_DEFAULTS, type TurnTakingDef } from './turn-taking.ts';
 
 export interface StateDef {
   id: string;

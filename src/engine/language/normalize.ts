@@ -3,7 +3,7 @@
 // and stays defensive where that check already reported a problem. This file reads the flow and
 // its states; a state's transitions, gate, screen and tools are read in normalize-*.ts.
 
-import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, TurnTakingDef, VariableDecl } from './flow.ts';
+import type { AgentDef, Flow, HookAction, SourcePath, StateDef, Transitions, VariableDecl } from './flow.ts';
 import { normalizeGlobal } from './global.ts';
 import { normalizeGate, withUtteranceConfirmations, type BlockedNotice } from './normalize-gate.ts';
 import { normalizeArtifact } from './normalize-screen.ts';
@@ -13,6 +13,7 @@ import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } f
 import { dict } from './records.ts';
 import { VALUE_TYPES } from './syntax.ts';
 import { isTodayText } from './dates.ts';
+import { normalizeTurnTaking } from './turn-taking.ts';
 import { convertValue } from './values.ts';
 
 /** The flow of a document whose texts are already in `language` (localize.ts); by default its own `language`. */
@@ -83,19 +84,6 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
   };
 }
 
-function normalizeTurnTaking(raw: unknown): TurnTakingDef {
-  const t = asObj(raw);
-  const expect = asStr(t['expect']);
-  return {
-    ...(asNum(t['end_silence_ms']) !== undefined ? { endSilenceMs: asNum(t['end_silence_ms'])! } : {}),
-    ...(asNum(t['dictation_silence_ms']) !== undefined ? { dictationSilenceMs: asNum(t['dictation_silence_ms'])! } : {}),
-    ...(asNum(t['min_speech_ms']) !== undefined ? { minSpeechMs: asNum(t['min_speech_ms'])! } : {}),
-    ...(typeof t['barge_in'] === 'boolean' ? { bargeIn: t['barge_in'] } : {}),
-    ...(asNum(t['barge_in_ms']) !== undefined ? { bargeInMs: asNum(t['barge_in_ms'])! } : {}),
-    ...(expect === 'auto' || expect === 'free' || expect === 'dictation' ? { expect } : {}),
-  };
-}
-
 function normalizeHooks(raw: unknown, at: SourcePath): HookAction[] {
   return asArr(raw).flatMap((h, i): HookAction[] => {
     const o = asObj(h);
@@ -145,6 +133,7 @@ function normalizeAgent(a: Obj): AgentDef {
   const rc = asObj(a['response_constraint']);
   return {
     prompt: asStr(a['prompt']) ?? '',
+    ...(asStr(a['say']) ? { say: asStr(a['say'])! } : {}),
     tools: strList(a['tools']),
     context: a['context'] === 'reset' ? 'reset' : 'append',
     ...(isObj(a['response_constraint'])

@@ -6,6 +6,7 @@
 import { FIELD_RULES } from './field-rules.ts';
 import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, withMistake, type Shape } from './shapes.ts';
 import { branch, condition, guard, stateName, targetSpec, variableName } from './syntax-targets.ts';
+import { turnTakingShape } from './turn-taking.ts';
 
 export type { KeyRule, Prop, Shape } from './shapes.ts';
 export { OPERATORS, targetSpec } from './syntax-targets.ts';
@@ -40,17 +41,8 @@ const blockedNotice = obj(
   'who hears about a blocked transition',
 );
 
-const turnTaking = obj(
-  {
-    end_silence_ms: num('silence (ms) that ends a free answer: a name, yes or no, a choice (default 350)', { integer: true, min: 100, max: 5000 }),
-    dictation_silence_ms: num('silence (ms) that ends a dictated number, phone, date or email (default 800)', { integer: true, min: 100, max: 5000 }),
-    min_speech_ms: num('sound shorter than this (ms) is noise, not speech (default 150)', { integer: true, min: 0, max: 2000 }),
-    barge_in: bool('the visitor may talk over the kiosk to interrupt it (default true)'),
-    barge_in_ms: num('speech (ms) over the kiosk\'s voice before it stops (default 250)', { integer: true, min: 0, max: 2000 }),
-    expect: str('the answer awaited: auto (from the field being asked), free or dictation', ['auto', 'free', 'dictation']),
-  },
-  'how the kiosk listens: when a spoken answer has ended, what is noise, and interruptions',
-);
+/** `turn_taking`: its own file (turn-taking.ts), the listening keys together. */
+const turnTaking = turnTakingShape;
 
 const param = obj(
   {
@@ -220,6 +212,7 @@ const state = obj(
     agent: obj(
       {
         prompt: text('this state\'s instructions; {var} allowed'),
+        say: text('what the kiosk says on entering this state, word for word and at once, instead of asking the LLM for it (a fixed question, a read-back of the values); {var} allowed'),
         tools: arr(str(), 'the only tools the LLM may call here'),
         context: str('append: keep earlier turns (default); reset: start afresh', ['append', 'reset']),
         response_constraint: obj({

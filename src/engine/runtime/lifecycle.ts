@@ -54,6 +54,9 @@ function wireTurnTaking(t: TurnTakingDef): TurnTakingWire {
     ...(t.bargeIn !== undefined ? { barge_in: t.bargeIn } : {}),
     ...(t.bargeInMs !== undefined ? { barge_in_ms: t.bargeInMs } : {}),
     ...(t.expect !== undefined ? { expect: t.expect } : {}),
+    ...(t.words !== undefined ? { words: t.words } : {}),
+    ...(t.unfinishedSilenceMs !== undefined ? { unfinished_silence_ms: t.unfinishedSilenceMs } : {}),
+    ...(t.completeSilenceMs !== undefined ? { complete_silence_ms: t.completeSilenceMs } : {}),
   };
 }
 
@@ -192,7 +195,9 @@ export function enterState(t: Turn, id: string): void {
     const of = to.maxRetries !== undefined ? ` of ${to.maxRetries}` : '';
     t.system(`[flow engine] The visitor has not answered for ${to.seconds} seconds. This is retry ${t.s.retries}${of}: say it differently, shorter, and mention they can also use the screen.`);
   }
-  t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'state_entered' });
+  // A state's own first words are said as written; a re-entry after a time-out is the LLM's, to say it differently.
+  if (s.agent.say !== undefined && !(cause === 'timeout' && !fresh)) t.emit({ type: 'speech_cue', text: interpolate(s.agent.say, t.shown), reason: 'entered' });
+  else t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'state_entered' });
   t.s.deadline = to ? t.s.now + to.seconds * 1000 : null;
   if (s.terminal) endFlow(t, id);
 }

@@ -22,6 +22,9 @@ export interface TurnTakingWire {
   barge_in?: boolean;
   barge_in_ms?: number;
   expect?: 'auto' | 'free' | 'dictation';
+  words?: boolean;
+  unfinished_silence_ms?: number;
+  complete_silence_ms?: number;
 }
 
 export type GateStatus = 'empty' | 'pending' | 'confirmed';
@@ -144,7 +147,8 @@ export interface ToolResultMessage {
 export interface SpeechCueMessage {
   type: 'speech_cue';
   text: string;
-  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long' | 'not_ticked' | 'action_busy';
+  /** `entered`: the state's own first words (`agent.say`), said instead of the LLM's first turn there */
+  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long' | 'not_ticked' | 'action_busy' | 'entered';
 }
 
 /** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */
