@@ -26,6 +26,8 @@ export interface Screen {
   retry: number;
   /** the state ends the flow once entered */
   terminal: boolean;
+  /** the step has Back (the flow's allow_back, and a step before it) */
+  canGoBack: boolean;
   /** the gated variables of the state */
   gated: readonly string[];
   gatePrompt: string | undefined;
@@ -54,6 +56,7 @@ export function readScreen(request: TurnRequest, today: string): Screen {
     prompt: state?.agent.system_prompt,
     retry: state?.agent.retry ?? 0,
     terminal: state?.terminal ?? false,
+    canGoBack: state?.can_go_back ?? false,
     gated: Object.keys(state?.gate ?? {}),
     gatePrompt: state?.gate_prompt,
     values: scene?.values ?? {},
