@@ -14,7 +14,7 @@ import type { Diagnostic } from '../engine/language/diagnostics.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { dict } from '../engine/language/records.ts';
-import { givenLines, type GivenLine } from '../engine/runtime/shown-values.ts';
+import { takeAwayLines, type GivenLine } from '../engine/runtime/shown-values.ts';
 import type { UiEventInput } from '../engine/runtime/messages.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
@@ -54,8 +54,8 @@ export class Kiosk {
   unloaded = $state<'unreachable' | 'not_found' | null>(null);
   /** the language the kiosk shows and speaks: the visit's, and the flow's default between visits */
   language = $state('en');
-  /** what the visitor gave, as the end screen lists it (labels and values in their words) */
-  endSummary = $state<GivenLine[]>([]);
+  /** what the end screen shows the visitor to take away (the flow's show_at_end values, labelled in their words) */
+  takeAway = $state<GivenLine[]>([]);
   /** the visit in progress, from Start (or a reload that takes it up) until the wipe */
   visit = $state.raw<Visit | null>(null);
   readonly step: StepView;
@@ -240,7 +240,9 @@ export class Kiosk {
       tell: (event) => this.tell(event),
       inVisit: () => this.inVisit,
       ended: (variables, flow) => {
-        this.endSummary = givenLines(flow.flow, flow.catalog, variables);
+        this.takeAway = takeAwayLines(flow.flow, flow.catalog, variables);
+        const lastCard = this.step.screen?.terminal === true && this.step.screen.artifact !== null;
+        return this.takeAway.length > 0 || lastCard || this.step.notice !== null;
       },
       controls: this.controls,
       languageChanged: (language) => {
@@ -378,7 +380,7 @@ export class Kiosk {
     // Each visit starts in the flow's default language again.
     if (this.loaded) this.showIn(this.loaded.flow.defaultLanguage);
     this.heldUntil = 0;
-    this.endSummary = [];
+    this.takeAway = [];
     try {
       // Everything but the operator's device settings (the kiosk's setup, never a visitor's).
       clearVisitorStorage();

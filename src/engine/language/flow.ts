@@ -31,8 +31,10 @@ export interface VariableDecl {
   default?: unknown;
   enum?: readonly unknown[];
   persist: boolean;
-  /** how the kiosk names it to a visitor (the end screen, notices); given, it is listed at the end */
+  /** how the kiosk names it to a visitor (the end screen, notices) */
   label?: string;
+  /** the end screen shows it: what the visitor takes away (a queue number); nothing else is shown there */
+  showAtEnd: boolean;
   at: SourcePath;
 }
 

@@ -39,7 +39,7 @@ export const de: Messages = {
   },
   end: {
     thanks: 'Fertig. Vielen Dank!',
-    summary: 'Ihre Angaben',
+    takeAway: 'Bitte merken Sie sich',
     yes: 'Ja',
     no: 'Nein',
     keepTalking: 'Sie können weiter mit mir sprechen oder neu beginnen.',
@@ -273,7 +273,7 @@ export const de: Messages = {
       mic_sensitivity: 'Niedrig für eine laute Umgebung, hoch für eine ruhige oder für leise Stimmen.',
       idle_seconds: 'Sekunden ohne Berührung oder Wort, bevor „Sind Sie noch da?“ erscheint. Leer: 120.',
       idle_grace_seconds: 'Sekunden, die diese Frage wartet, bevor der Bildschirm zurückgesetzt wird. Leer: 20.',
-      end_seconds: 'Sekunden, die der Abschlussbildschirm angezeigt wird. Leer: 20.',
+      end_seconds: 'Sekunden, die der Abschlussbildschirm angezeigt wird, wenn er nichts zu lesen zeigt; zeigt er etwas zum Mitnehmen (eine Wartenummer), bleibt er mindestens 20. Leer: 20.',
       volume: 'Wie laut das Terminal zu Beginn jedes Besuchs spricht, 1 bis 10; Besucher können das für ihren Besuch ändern. Leer: 8.',
       layout: 'Unten hält jedes Bedienelement, das Besucher berühren, im unteren Teil des Bildschirms, vom Rollstuhl aus erreichbar; Besucher können das für ihren Besuch ändern.',
     },
