@@ -177,12 +177,19 @@ export class StepView {
     return variableLabel(loaded.flow, variable);
   }
 
+  /** The step on screen asks the visitor nothing: no field, no option, no value waiting for a yes (a card). */
+  get asksNothing(): boolean {
+    const artifact = this.screen?.artifact;
+    return artifact !== null && artifact !== undefined && artifact.fields.length === 0 && artifact.options.length === 0 && this.screen?.gate === null;
+  }
+
   /** A near time limit of the flow (time-warnings.ts), in the kiosk's words: what it does and in how many seconds. */
   limitWords(limit: NearLimit): Words {
     const { seconds } = limit;
     switch (limit.kind) {
       case 'step':
-        return words('time.stepCloses', { seconds });
+        // A step that asks nothing (a card) has no answer to wait for: it just closes (issue 31).
+        return words(this.asksNothing ? 'time.screenCloses' : 'time.stepCloses', { seconds });
       case 'visit':
         return words('time.visitEnds', { seconds });
       case 'values': {

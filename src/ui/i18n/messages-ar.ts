@@ -150,6 +150,7 @@ export const ar: Messages = {
     decide: 'يُرجى التأكيد: {summary}. للموافقة يُرجى قول «نعم» أو الضغط على «{yes}»، وللرفض قول «لا» أو الضغط على «{no}».',
     summary: '{title}: {values}.',
     moreTime: 'لمزيد من الوقت، يُرجى قول «مزيد من الوقت» أو الضغط على الزر «مزيد من الوقت».',
+    moreTimeTap: 'لمزيد من الوقت، يُرجى الضغط على الزر «مزيد من الوقت».',
     stillThere: 'للمتابعة، يُرجى قول أي شيء أو الضغط على «{stay}».',
     startOver: 'يُرجى الضغط على «{yes}» أو «{no}».',
   },
@@ -167,6 +168,7 @@ export const ar: Messages = {
   },
   time: {
     stepCloses: 'لا إجابة بعد: ستُغلق هذه الخطوة خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}.',
+    screenCloses: 'ستُغلق هذه الشاشة خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}.',
     visitEnds: 'ينتهي الوقت المخصص لهذه الزيارة خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}.',
     valuesClear: 'بانتظار تأكيدك: {fields}. يُرجى التأكيد خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}، وإلا فسيتم حذف {count, plural, zero {الإجابة} one {الإجابة} two {الإجابتين} few {الإجابات} many {الإجابات} other {الإجابات}}.',
     actionCancelled: 'بانتظار تأكيدك: يُرجى التأكيد خلال {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}، وإلا فسيتم إلغاء هذا الطلب.',

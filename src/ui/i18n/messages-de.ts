@@ -150,6 +150,7 @@ export const de: Messages = {
     decide: 'Bitte bestätigen Sie: {summary}. Sagen Sie Ja oder drücken Sie „{yes}“; sagen Sie Nein oder drücken Sie „{no}“.',
     summary: '{title}: {values}.',
     moreTime: 'Sagen Sie „mehr Zeit“ oder drücken Sie „Mehr Zeit“, wenn Sie länger brauchen.',
+    moreTimeTap: 'Drücken Sie „Mehr Zeit“, wenn Sie länger brauchen.',
     stillThere: 'Sagen Sie etwas oder drücken Sie „{stay}“, um weiterzumachen.',
     startOver: 'Drücken Sie „{yes}“ oder „{no}“.',
   },
@@ -167,6 +168,7 @@ export const de: Messages = {
   },
   time: {
     stepCloses: 'Noch keine Antwort: Dieser Schritt wird in {seconds, plural, one {# Sekunde} other {# Sekunden}} geschlossen.',
+    screenCloses: 'Dieser Bildschirm schließt sich in {seconds, plural, one {# Sekunde} other {# Sekunden}}.',
     visitEnds: 'Die Zeit für diesen Besuch läuft in {seconds, plural, one {# Sekunde} other {# Sekunden}} ab.',
     valuesClear: 'Wartet auf Ihre Bestätigung: {fields}. Bitte bestätigen Sie innerhalb von {seconds, plural, one {# Sekunde} other {# Sekunden}}, sonst {count, plural, one {wird die Angabe} other {werden die Angaben}} gelöscht.',
     actionCancelled: 'Wartet auf Ihre Bestätigung: Bitte bestätigen Sie innerhalb von {seconds, plural, one {# Sekunde} other {# Sekunden}}, sonst wird diese Anfrage abgebrochen.',

@@ -149,6 +149,7 @@ export const en = {
     decide: 'Please confirm: {summary}. Say yes or press "{yes}"; say no or press "{no}".',
     summary: '{title}: {values}.',
     moreTime: 'Say "more time" or press More time for longer.',
+    moreTimeTap: 'Press More time for longer.',
     stillThere: 'Say anything or press "{stay}" to carry on.',
     startOver: 'Press "{yes}", or "{no}".',
   },
@@ -166,6 +167,7 @@ export const en = {
   },
   time: {
     stepCloses: 'No answer yet: this step closes in {seconds, plural, one {# second} other {# seconds}}.',
+    screenCloses: 'This screen closes in {seconds, plural, one {# second} other {# seconds}}.',
     visitEnds: 'The time for this visit runs out in {seconds, plural, one {# second} other {# seconds}}.',
     valuesClear: 'Waiting for your yes: {fields}. Please confirm within {seconds, plural, one {# second} other {# seconds}}, or {count, plural, one {it is} other {they are}} cleared.',
     actionCancelled: 'Waiting for your yes: please confirm within {seconds, plural, one {# second} other {# seconds}}, or this request is cancelled.',

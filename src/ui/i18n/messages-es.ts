@@ -150,6 +150,7 @@ export const es: Messages = {
     decide: 'Confirme, por favor: {summary}. Diga sí o pulse «{yes}»; diga no o pulse «{no}».',
     summary: '{title}: {values}.',
     moreTime: 'Diga «más tiempo» o pulse Más tiempo si necesita más.',
+    moreTimeTap: 'Pulse Más tiempo si necesita más.',
     stillThere: 'Diga algo o pulse «{stay}» para continuar.',
     startOver: 'Pulse «{yes}» o «{no}».',
   },
@@ -167,6 +168,7 @@ export const es: Messages = {
   },
   time: {
     stepCloses: 'Todavía no hay respuesta: este paso se cierra en {seconds, plural, one {# segundo} other {# segundos}}.',
+    screenCloses: 'Esta pantalla se cierra en {seconds, plural, one {# segundo} other {# segundos}}.',
     visitEnds: 'El tiempo de esta visita se acaba en {seconds, plural, one {# segundo} other {# segundos}}.',
     valuesClear: 'Pendiente de su confirmación: {fields}. Confirme en {seconds, plural, one {# segundo} other {# segundos}} o {count, plural, one {se borrará} other {se borrarán}}.',
     actionCancelled: 'Pendiente de su confirmación: confirme en {seconds, plural, one {# segundo} other {# segundos}} o esta solicitud se cancelará.',

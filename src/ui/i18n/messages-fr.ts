@@ -150,6 +150,7 @@ export const fr: Messages = {
     decide: 'Veuillez confirmer : {summary}. Dites oui ou appuyez sur « {yes} » ; dites non ou appuyez sur « {no} ».',
     summary: '{title} : {values}.',
     moreTime: 'Dites « plus de temps » ou appuyez sur Plus de temps s’il vous en faut davantage.',
+    moreTimeTap: 'Appuyez sur Plus de temps s’il vous en faut davantage.',
     stillThere: 'Dites quelque chose ou appuyez sur « {stay} » pour continuer.',
     startOver: 'Appuyez sur « {yes} » ou sur « {no} ».',
   },
@@ -167,6 +168,7 @@ export const fr: Messages = {
   },
   time: {
     stepCloses: 'Pas encore de réponse : cette étape se ferme dans {seconds, plural, one {# seconde} other {# secondes}}.',
+    screenCloses: 'Cet écran se ferme dans {seconds, plural, one {# seconde} other {# secondes}}.',
     visitEnds: 'Le temps prévu pour cette visite se termine dans {seconds, plural, one {# seconde} other {# secondes}}.',
     valuesClear: 'En attente de votre confirmation : {fields}. Veuillez confirmer d’ici {seconds, plural, one {# seconde} other {# secondes}}, sinon {count, plural, one {la réponse sera effacée} other {les réponses seront effacées}}.',
     actionCancelled: 'En attente de votre confirmation : veuillez confirmer d’ici {seconds, plural, one {# seconde} other {# secondes}}, sinon cette demande sera annulée.',
