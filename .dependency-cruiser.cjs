@@ -9,8 +9,11 @@
 // type `core`. A type-only import in a .svelte file is not seen: the Svelte compiler, which reads
 // those files for dependency-cruiser, drops it with the types.
 
-/** The files that put the kiosk together from its parts, so the only ones outside src/adapters/ that may name an adapter. */
-const COMPOSITION_ROOT = ['^src/main\\.ts$', '^src/ui/App\\.svelte$', '^src/ui/services\\.svelte\\.ts$'];
+/**
+ * The files that put the kiosk together from its parts, so the only ones outside src/adapters/ that
+ * may name an adapter; the flow studio's preview (the kiosk inside the studio) is put together too.
+ */
+const COMPOSITION_ROOT = ['^src/main\\.ts$', '^src/ui/App\\.svelte$', '^src/ui/services\\.svelte\\.ts$', '^src/studio/preview/main\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -91,6 +94,15 @@ module.exports = {
         'callbacks; importing the UI back would tie it to one screen and make it untestable without Svelte.',
       from: { path: '^src/voice/' },
       to: { path: '^src/ui/' },
+    },
+    {
+      name: 'kiosk-without-studio',
+      severity: 'error',
+      comment:
+        "The flow studio (src/studio/) is pages of its own: the kiosk's page loads none of its code. The kiosk's parts may " +
+        'not import it; the studio (and its preview, the kiosk inside it) may import theirs.',
+      from: { path: '^src/', pathNot: '^src/studio/' },
+      to: { path: '^src/studio/' },
     },
     {
       name: 'no-orphans',

@@ -2,7 +2,7 @@
 // `npm run check:readme`: what the README and the docs tell a reader to open or run exists. Every
 // relative link and image of README.md and docs/*.md resolves to a file of the repository (and a
 // `#part` to a heading of that file), and every `npm run <script>`, `npm test` and `npm start` the
-// README names is a script of package.json. Prints each problem as FILE:LINE: ..., and exits 1
+// README and the docs name is a script of package.json. Prints each problem as FILE:LINE: ..., and exits 1
 // when there is any.
 //
 //   node scripts/check-readme.mjs
@@ -72,7 +72,7 @@ export function scriptsNamed(text) {
 /**
  * The problems of the documents `files` (path from the repository's root, and text): each
  * relative link that `exists` says is missing, each `#part` that no heading of its file makes,
- * and (in README.md) each npm script not in `scripts`. Pure: reads nothing itself. `exists` answers
+ * and each npm script it names that is not in `scripts`. Pure: reads nothing itself. `exists` answers
  * 'file', 'folder' or null for a path from the root; `textOf` gives a Markdown file's text.
  */
 export function checkDocuments(files, scripts, exists, textOf) {
@@ -95,7 +95,6 @@ export function checkDocuments(files, scripts, exists, textOf) {
         problems.push(`${path}:${line}: the link ${target} names a part that ${resolved} has no heading for`);
       }
     }
-    if (path !== 'README.md') continue;
     for (const { script, line } of scriptsNamed(text)) {
       if (!scripts.includes(script)) problems.push(`${path}:${line}: npm ${script === 'test' || script === 'start' ? script : `run ${script}`} names no script of package.json`);
     }

@@ -1,5 +1,5 @@
 // A Vite plugin that writes a gzip copy (`name.gz`) beside each big file of the build under
-// assets/ and vad/, for the kiosk's server to send to browsers that accept it (sirv's `gzip`).
+// assets/ and vad/, for the kiosk's server to send to browsers that accept it (server/static-files.ts).
 // The first visit then downloads about a third: onnxruntime's 14 MB wasm goes as 3.7 MB. Gzip,
 // not brotli: brotli saves another megabyte but takes seconds per build on a small machine.
 
@@ -34,7 +34,7 @@ export async function precompress(outDir: string): Promise<number> {
       if (!COMPRESSIBLE.test(name) || statSync(file).size < MIN_BYTES) continue;
       jobs.push(
         gzip(readFileSync(file), { level: constants.Z_BEST_COMPRESSION }).then((packed) => {
-          // Only where it is smaller: sirv prefers the .gz whenever it exists.
+          // Only where it is smaller: the server prefers the .gz whenever it exists.
           if (packed.length >= statSync(file).size) return;
           writeFileSync(`${file}.gz`, packed);
           written++;

@@ -15,6 +15,10 @@
 //      the browser's audio threads, and a voice cut short is a test failing for nothing.
 //   3. The touch tests (Chromium, waiting on the kiosk's own signals, which a busy machine only
 //      slows down) beside the unit and property tests at a milder priority.
+//   4. The engine lanes, side by side (tests/engines: one browser each, a test at a time): Safari's
+//      engine (WebKitGTK's MiniBrowser over WebDriver, on Xvfb) and Firefox ESR (over WebDriver
+//      BiDi). Their browsers (and Xvfb and PulseAudio) are installed with apt-get, if missing,
+//      beside Chromium at the start.
 //
 // The browser tests print as they go; the other lanes' output is printed whole when they are done.
 // Exits non-zero when any part fails; a failed voice run still lets the rest run, to show all.
@@ -57,9 +61,12 @@ async function lane(scripts, sink, nice = 0) {
 }
 
 const started = Date.now();
-// Chromium first and alone: it may be installed with apt-get, which says what it does.
+// Chromium first and alone, then the engine lanes' browsers: each may be installed with apt-get,
+// which says what it does (and takes the package lock, so one at a time).
 const chromium = await run('test:chromium');
 if (chromium !== 0) process.exit(chromium);
+const engines = await run('test:engines-installed');
+if (engines !== 0) process.exit(engines);
 
 /** Runs a lane whose output is kept and printed whole, under `title`, when it is done. */
 async function quietLane(title, scripts, nice) {
@@ -76,9 +83,10 @@ const lightFailed = quietLane('size check, import rules, README check, flow chec
 const voiceFailed = buildFailed ?? (await lane(['test:voice']));
 const unitFailed = quietLane('unit tests', ['test:unit'], NICE_BESIDE_TOUCH);
 const touchFailed = buildFailed ? null : await lane(['test:touch']);
+const [webkitFailed, firefoxFailed] = buildFailed ? [null, null] : await Promise.all([quietLane("Safari's engine (WebKit)", ['test:webkit']), quietLane('Firefox', ['test:firefox'])]);
 const checkFailed = [typesFailed, await lightFailed, await unitFailed];
 
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-const failed = [buildFailed, voiceFailed, touchFailed, ...checkFailed].filter(Boolean);
+const failed = [buildFailed, voiceFailed, touchFailed, webkitFailed, firefoxFailed, ...checkFailed].filter(Boolean);
 console.log(failed.length ? `npm test: FAILED (${failed.join(', ')}) after ${minutes} min` : `npm test: everything passed in ${minutes} min`);
 process.exit(failed.length ? 1 : 0);

@@ -4,9 +4,13 @@
 // built here from the server's own copy of the flow, by the engine's own http-call.ts.
 
 import { createHash } from 'node:crypto';
-import { resolveTool } from '../src/engine/language/flow.ts';
+import { buildCatalog, type Catalog } from '../src/engine/language/catalog.ts';
+import { dayOf } from '../src/engine/language/dates.ts';
+import { resolveTool, type Flow } from '../src/engine/language/flow.ts';
 import { own } from '../src/engine/language/records.ts';
+import { checkEffectValues } from '../src/engine/runtime/effect-values.ts';
 import { httpCall } from '../src/engine/runtime/http-call.ts';
+import { OWN_FILES, placeOf } from './flow-address.ts';
 import type { FlowLibrary, FlowName } from './flow-library.ts';
 
 /** The methods an action may use. */
@@ -76,9 +80,23 @@ export interface ActionRequest {
   fingerprint: string;
 }
 
-/** Why an action the page asked for is not built: the server does not know it, or its values are refused. */
+/** Why an action the page asked for is not built: the server does not know it (or no longer loads flows from where it came), or its values are refused. */
 export interface RefusedAsk {
-  error: 'unknown_flow' | 'invalid_flow' | 'refused_values';
+  error: 'unknown_flow' | 'flow_origin_not_allowed' | 'invalid_flow' | 'refused_values';
+  message: string;
+}
+
+/** Where the server loads flows from, for the request at hand: its own host (the request's Host) and FLOW_ALLOWED_ORIGINS. */
+export interface FlowsFrom {
+  host: string | undefined;
+  origins: readonly string[];
+}
+
+/** A value the page sent that the flow's own rules refuse: the page's mistake (a 400), naming the value. */
+export interface RefusedValue {
+  error: 'invalid_value';
+  /** the parameter or variable whose value is refused */
+  param: string;
   message: string;
 }
 
@@ -126,15 +144,27 @@ function readValues(value: unknown): Record<string, unknown> | string {
  * The request the flow's own effect makes for `ask`, from the server's copy of the flow: the page
  * names the flow, state and tool and gives values; method, url, body and headers are the flow's.
  */
-export function buildActionRequest(ask: ActionAsk, library: FlowLibrary): ActionRequest | RefusedAsk {
-  const flow = library.find(ask.flow);
+export function buildActionRequest(ask: ActionAsk, library: FlowLibrary, where: FlowsFrom): ActionRequest | RefusedAsk | RefusedValue {
   const named = `${ask.flow.source}${ask.flow.version ? ` (version ${ask.flow.version.slice(0, 8)})` : ''}`;
+  // A flow kept from an address runs only while the server would still load it from there.
+  const place = library.isBundled(ask.flow.source) ? null : placeOf(ask.flow.source, where.host, where.origins);
+  if (place && 'refused' in place) {
+    if (place.error === 'invalid_request') return { error: 'unknown_flow', message: `${place.refused} Nothing was sent.` };
+    return {
+      error: 'flow_origin_not_allowed',
+      message: `The flow ${named} comes from ${place.origin}, which is not among the origins this kiosk's server loads flows from (FLOW_ALLOWED_ORIGINS): its actions do not run. Nothing was sent.`,
+    };
+  }
+  const flow = library.find(ask.flow, place ? ('own' in place ? OWN_FILES : place.remote.origin) : undefined);
   if (!flow || flow.id !== ask.flowId) {
     return { error: 'unknown_flow', message: `This kiosk's server does not know the flow ${named}: it runs actions only of the flows it bundles or loaded itself. Nothing was sent.` };
   }
   const state = own(flow.states, ask.state);
   const tool = state ? resolveTool(flow, state, ask.tool) : undefined;
   if (!tool?.http) return { error: 'unknown_flow', message: `The flow ${flow.id} has no tool ${ask.tool} with an HTTP effect in the state ${ask.state}. Nothing was sent.` };
+  // Every value is held to the flow's own rules, as the page's engine held it, before it is used.
+  const checked = checkEffectValues(flow, catalogOf(flow), tool, ask.values, dayOf(Date.now()));
+  if (!checked.ok) return { error: 'invalid_value', param: checked.name, message: `The value of "${checked.name}" ${checked.problem}; nothing was sent.` };
   const call = httpCall(tool.http, ask.values);
   if ('refused' in call) return { error: 'refused_values', message: `Not sent: ${call.refused}.` };
   const method = call.method.toUpperCase();
@@ -147,6 +177,15 @@ export function buildActionRequest(ask: ActionAsk, library: FlowLibrary): Action
   if (call.timeout_seconds !== undefined) request.timeoutMs = Math.ceil(call.timeout_seconds * 1000);
   request.fingerprint = fingerprint(request);
   return request;
+}
+
+const catalogs = new WeakMap<Flow, Catalog>();
+
+/** The flow's catalog (its variables' types and field rules), worked out once per flow. */
+function catalogOf(flow: Flow): Catalog {
+  let cat = catalogs.get(flow);
+  if (!cat) catalogs.set(flow, (cat = buildCatalog(flow)));
+  return cat;
 }
 
 function readHeaders(value: unknown): Record<string, string> | string {

@@ -10,6 +10,7 @@ export type ActionErrorCode =
   | 'missing_secret'
   | 'secret_not_allowed'
   | 'unknown_flow'
+  | 'flow_origin_not_allowed'
   | 'invalid_flow'
   | 'refused_values'
   | 'timeout'

@@ -44,11 +44,12 @@ export interface ActionsRoute {
  * The routes for `config`, building requests from the flows in `library` and keeping action ids
  * and counts in `memory`; `log` gets one line per action and never a value or a secret.
  */
-export function createActionsRoute(config: ActionsConfig, library: FlowLibrary, options: ActionsOptions, log: (line: string) => void, memory: Memory): ActionsRoute {
+export function createActionsRoute(config: ActionsConfig, library: FlowLibrary, options: ActionsOptions, log: (line: string) => void, memory: Memory, flowOrigins: readonly string[] = []): ActionsRoute {
   const scrubber = new Scrubber(config.secrets);
   const actions: Actions = {
     config,
     library,
+    flowOrigins,
     store: memory.actions,
     scrubber,
     performed: (flowId, outcome) => memory.counts.add('performed', flowId, outcome),
@@ -77,6 +78,8 @@ interface Actions {
   config: ActionsConfig;
   /** the flows whose actions may run: the request is built from the server's own copy */
   library: FlowLibrary;
+  /** FLOW_ALLOWED_ORIGINS: a copy kept from any other origin runs no action */
+  flowOrigins: readonly string[];
   store: ActionMemory;
   scrubber: Scrubber;
   /** counts an action this server ran (or refused) for a flow */
@@ -166,7 +169,7 @@ function prepare({ config }: Actions, built: ActionRequest): { call: PreparedCal
  * The action a POST asks for, built from the server's flow (or, with the ask's names, why it
  * was not); nothing when the page has gone or the request is malformed (answered here).
  */
-async function readRequest({ library, say }: Actions, req: IncomingMessage, res: ServerResponse): Promise<ActionRequest | (NotSent & { actionId: string; flowId: string; tool: string }) | void> {
+async function readRequest({ library, flowOrigins, say }: Actions, req: IncomingMessage, res: ServerResponse): Promise<ActionRequest | (NotSent & { actionId: string; flowId: string; tool: string }) | void> {
   if (!isJsonRequest(req)) {
     req.resume();
     return sendRefusal(res, 400, 'invalid_request', 'Send the action as JSON, with content-type: application/json.');
@@ -182,7 +185,11 @@ async function readRequest({ library, say }: Actions, req: IncomingMessage, res:
     say(`[actions] refused a malformed request (400)`);
     return sendRefusal(res, 400, 'invalid_request', ask, typeof id === 'string' && ACTION_ID.test(id) ? { action_id: id } : {});
   }
-  const built = buildActionRequest(ask, library);
+  const built = buildActionRequest(ask, library, { host: req.headers.host, origins: flowOrigins });
+  if ('error' in built && built.error === 'invalid_value') {
+    say(`[actions] ${ask.flowId} ${ask.tool} id=${ask.actionId}: refused the value of "${built.param}" (400), not sent`);
+    return sendRefusal(res, 400, 'invalid_value', built.message, { action_id: ask.actionId, param: built.param });
+  }
   return 'error' in built ? { ...built, actionId: ask.actionId, flowId: ask.flowId, tool: ask.tool } : built;
 }
 

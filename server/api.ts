@@ -2,7 +2,7 @@
 // endpoints (chat, transcription, speech) that adds the keys (and, apart from these requests,
 // the streaming transcription socket of stt-realtime.ts), and the server's own routes:
 // actions (a flow's HTTP effects), the flows loaded from addresses, analytics, the operator's
-// status and PIN. Nothing else is forwarded. Nothing at all is done for a request that does not come from the kiosk's own page
+// status and PIN, and the flow studio's (studio-route.ts). Nothing else is forwarded. Nothing at all is done for a request that does not come from the kiosk's own page
 // (request-guard.ts); a body has a deadline and uploads have a few places (request-limits.ts);
 // a route that fails answers 500 (route-guard.ts) instead of taking the server down.
 
@@ -14,6 +14,7 @@ import { readBody } from './body.ts';
 import { publicConfig, type KioskConfig, type UpstreamService } from './config.ts';
 import { forward } from './forward.ts';
 import { BUNDLED_FLOWS, FlowLibrary } from './flow-library.ts';
+import { FlowFolder } from './flow-folder.ts';
 import { createFlowsRoute } from './flows-route.ts';
 import { createOperatorRoute, type OperatorOptions } from './operator.ts';
 import { prepareChat, prepareSpeech, prepareTranscription, type Prepared } from './proxy-requests.ts';
@@ -22,6 +23,7 @@ import { refuseForeign } from './request-guard.ts';
 import { BODY_TIMEOUT_MS, enforceBodyDeadline, MAX_UPLOADS, Slots } from './request-limits.ts';
 import { guardRoute } from './route-guard.ts';
 import { sendStatus } from './status.ts';
+import { createStudioRoute } from './studio-route.ts';
 import type { SttRealtimeOptions } from './stt-realtime.ts';
 import type { Memory } from './storage/memory.ts';
 
@@ -51,8 +53,13 @@ export interface ApiOptions {
   flows?: { library?: FlowLibrary; root?: string };
 }
 
-/** What the API handler reads of the configuration; actions, analytics, the operator panel and other host names are off when left out. */
-export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> & Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins' | 'dataDir'>>;
+/**
+ * What the API handler reads of the configuration; actions, analytics, the operator panel and other
+ * host names are off when left out. `flowFolder`: the kiosks' flow folder the studio saves into
+ * (FLOW_FOLDER, flow-folder.ts); absent, there is none.
+ */
+export type ApiConfig = Pick<KioskConfig, 'llm' | 'stt' | 'tts'> &
+  Partial<Pick<KioskConfig, 'actions' | 'analyticsUrl' | 'operatorPin' | 'allowedHosts' | 'flowOrigins' | 'dataDir'>> & { flowFolder?: string | null };
 
 /** The largest request body each service takes; larger ones get 413 and never leave the kiosk. */
 export const BODY_LIMITS = { llm: 1024 * 1024, stt: 8 * 1024 * 1024, tts: 64 * 1024 } as const;
@@ -103,10 +110,12 @@ export function createApiHandler(config: ApiConfig, memory: Memory, options: Api
   };
   const services = publicConfig(config);
   const library = options.flows?.library ?? new FlowLibrary(BUNDLED_FLOWS, config.dataDir ? join(config.dataDir, 'flows') : null);
-  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, library, options.actions ?? {}, log, memory);
-  const flows = createFlowsRoute({ library, origins: config.flowOrigins ?? [], ...(options.flows?.root ? { root: options.flows.root } : {}) });
+  const actions = createActionsRoute(config.actions ?? { allowedOrigins: [], secrets: {} }, library, options.actions ?? {}, log, memory, config.flowOrigins ?? []);
+  const folder = config.flowFolder ? new FlowFolder(config.flowFolder) : null;
+  const flows = createFlowsRoute({ library, origins: config.flowOrigins ?? [], folder, ...(options.flows?.root ? { root: options.flows.root } : {}) });
   const analytics = new Analytics(config.analyticsUrl ?? null, { log, counts: memory.counts, ...(options.analyticsTimeoutMs ? { timeoutMs: options.analyticsTimeoutMs } : {}) });
   const operator = createOperatorRoute(config.operatorPin, options.operator ?? {}, log, memory.operatorLock);
+  const studio = createStudioRoute({ folder, gate: operator.gate, log });
   const startedAt = new Date().toISOString();
 
   const route = (req: IncomingMessage, res: ServerResponse, path: string): void | Promise<void> => {
@@ -117,6 +126,7 @@ export function createApiHandler(config: ApiConfig, memory: Memory, options: Api
     if (path === '/api/actions' || path.startsWith('/api/actions/')) return actions.handle(req, res, path);
     if (path === '/api/flows') return flows(req, res);
     if (path === '/api/operator' || path.startsWith('/api/operator/')) return operator.handle(req, res, path);
+    if (path === '/api/studio' || path.startsWith('/api/studio/')) return studio(req, res, path);
     if (path === '/api/analytics') {
       if (req.method !== 'POST') return sendRefusal(res, 405, 'method_not_allowed', 'Use POST here.', { allow: 'POST' });
       return receiveEvent(req, res, analytics);

@@ -1,13 +1,15 @@
-// The kiosk's own HTTP server: the /api/ proxy first, then the built page from `root` (with the
-// single-page fallback `vite preview` has), and a few security headers on every answer; its one
-// WebSocket, /api/stt/realtime, is relayed by stt-realtime.ts.
+// The kiosk's own HTTP server: the /api/ proxy first, then the built page from `root`
+// (static-files.ts), a few security headers on every answer, and the same deadlines for every
+// request's headers and body, whatever its route; its one WebSocket, /api/stt/realtime, is
+// relayed by stt-realtime.ts.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import sirv from 'sirv';
 import { createApiHandler, type ApiConfig, type ApiOptions } from './api.ts';
+import { BODY_TIMEOUT_MS, enforceBodyDeadline } from './request-limits.ts';
 import { refuseUpgrade } from './respond.ts';
+import { createStaticFiles } from './static-files.ts';
 import { createSttRealtime } from './stt-realtime.ts';
 import type { Memory } from './storage/memory.ts';
 
@@ -63,6 +65,13 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * The flow studio's preview (/studio/preview.html) is the kiosk shown inside the studio's page, so
+ * that page alone may be framed, and only by a page of this server; every other stays unframeable.
+ */
+export const PREVIEW_PAGE = '/studio/preview.html';
+export const PREVIEW_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+
 /** Sent with every answer: files, the page, and /api/. */
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -80,30 +89,35 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     idleMs: options.api?.streamIdleMs,
     log: log ?? ((line: string) => process.stderr.write(`${line}\n`)),
   });
-  const files = sirv(options.root, {
-    single: true,
-    etag: true,
-    // The build's gzip copies (scripts/precompress.ts) go to browsers that accept gzip.
-    gzip: true,
-    setHeaders: (res, pathname) => {
-      const type = MIME[extension(pathname)];
-      if (type) res.setHeader('content-type', type);
-      // Vite names everything under /assets/ by its content; anything else (index.html above all,
-      // and the page served for unknown paths) must be checked again on every load.
-      res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+  const files = createStaticFiles(options.root, (res, pathname) => {
+    const type = MIME[extension(pathname)];
+    if (type) res.setHeader('content-type', type);
+    // Vite names everything under /assets/ by its content; anything else (index.html above all,
+    // and the page served for unknown paths) must be checked again on every load.
+    res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   });
   const notFound = (res: ServerResponse) => {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Not found\n');
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const bodyTimeoutMs = options.api?.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  const server = createServer(requestDeadlines(bodyTimeoutMs), (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     api(req, res, () => {
+      // /api/ keeps its own body deadline; a file's request has the same one.
+      enforceBodyDeadline(req, res, bodyTimeoutMs);
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
         res.end('Method not allowed\n');
+        return;
+      }
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (path === PREVIEW_PAGE) res.setHeader('content-security-policy', PREVIEW_CONTENT_SECURITY_POLICY);
+      // The studio's pages are relative to /studio/, so its address without the slash is sent there.
+      if (path === '/studio') {
+        res.writeHead(308, { location: '/studio/' });
+        res.end();
         return;
       }
       files(req, res, () => notFound(res));
@@ -133,6 +147,16 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       });
     });
   });
+}
+
+/**
+ * Node's own deadlines for every connection, set from the body deadline: the headers must all
+ * arrive within it (Node answers 408 and closes the connection), and the whole request within a
+ * second more, a backstop behind the server's own 408 (request-limits.ts). Node looks at its
+ * connections once a second (every 30 s by default), a quarter of the deadline when that is shorter.
+ */
+function requestDeadlines(bodyTimeoutMs: number): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  return { headersTimeout: bodyTimeoutMs, requestTimeout: bodyTimeoutMs + 1000, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(bodyTimeoutMs / 4))) };
 }
 
 function extension(pathname: string): string {

@@ -9,6 +9,7 @@ import { startServer } from './app.ts';
 import { describeServices, missingOrigins } from './banner.ts';
 import { ConfigError, loadConfig, type KioskConfig } from './config.ts';
 import { BUNDLED_FLOWS, FlowLibrary } from './flow-library.ts';
+import { readFlowFolder } from './flow-folder.ts';
 import { describeFailure } from './route-guard.ts';
 import { MemoryError } from './storage/database.ts';
 import { openMemory, type Memory } from './storage/memory.ts';
@@ -55,9 +56,11 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // The kiosks' flow folder the flow studio saves into (FLOW_FOLDER; none: files only).
+  const flowFolder = readFlowFolder(process.env);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ root, config, host: config.host, port: config.port, memory });
+    server = await startServer({ root, config: { ...config, flowFolder }, host: config.host, port: config.port, memory });
   } catch (error) {
     await memory.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
   const bundledOrigins = new FlowLibrary(BUNDLED_FLOWS, null).bundledOrigins();
   for (const line of describeServices(config, bundledOrigins)) console.log(line);
   console.log(`  ${'memory'.padEnd(15)} ${memory.where} (action ids, the PIN lock, outcome counts)`);
+  console.log(`  ${'flow studio'.padEnd(15)} ${server.url}/studio/ (saves for the kiosks ${flowFolder ? `into ${flowFolder}, loaded as ?flow=/flows/NAME.yaml` : 'nowhere: FLOW_FOLDER is not set'})`);
   for (const warning of [...config.warnings, ...missingOrigins(config, bundledOrigins)]) console.warn(`warning: ${warning}`);
 
   let closing = false;

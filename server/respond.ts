@@ -40,12 +40,14 @@ export function refuseUnread(res: ServerResponse, status: number, type: string, 
 
 /**
  * Answers a request the server's own JSON routes (actions, analytics, status) refuse:
- * `{ ok: false, error, message }`, with the action's id when it is known. Nothing was run.
+ * `{ ok: false, error, message }`, with the action's id when it is known and the refused value's
+ * name (`param`) when one value was the reason. Nothing was run.
  */
-export function sendRefusal(res: ServerResponse, status: number, error: string, message: string, extra: { action_id?: string; allow?: string } = {}): void {
+export function sendRefusal(res: ServerResponse, status: number, error: string, message: string, extra: { action_id?: string; allow?: string; param?: string } = {}): void {
   const body: Record<string, unknown> = {};
   if (extra.action_id !== undefined) body['action_id'] = extra.action_id;
   Object.assign(body, { ok: false, error, message });
+  if (extra.param !== undefined) body['param'] = extra.param;
   sendJson(res, status, body, extra.allow ? { allow: extra.allow } : {});
 }
 

@@ -55,15 +55,19 @@ export class Scrubber {
 
   /** A JSON value with `text` applied to every text in it, keys included. */
   deep(value: unknown): unknown {
-    if (this.spellings.length === 0) return value;
-    if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((item) => this.deep(item));
-    if (value !== null && typeof value === 'object') {
-      // fromEntries defines own properties, so a `__proto__` key from JSON.parse stays a plain key.
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [this.text(key), this.deep(item)]));
-    }
-    return value;
+    return this.spellings.length === 0 ? value : mapTexts(value, (text) => this.text(text));
   }
+}
+
+/** A JSON value with `change` applied to every text in it, keys included. */
+export function mapTexts(value: unknown, change: (text: string) => string): unknown {
+  if (typeof value === 'string') return change(value);
+  if (Array.isArray(value)) return value.map((item) => mapTexts(item, change));
+  if (value !== null && typeof value === 'object') {
+    // fromEntries defines own properties, so a `__proto__` key from JSON.parse stays a plain key.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [change(key), mapTexts(item, change)]));
+  }
+  return value;
 }
 
 /** The shortest piece of a secret that is taken out on its own. */

@@ -6,7 +6,8 @@
 
 import type { RawData } from 'ws';
 import { parseOutsideJson, TOO_DEEP } from './json-depth.ts';
-import type { Scrubber } from './secrets.ts';
+import { mapTexts, type Scrubber } from './secrets.ts';
+import { scrubSecret } from './upstream-error.ts';
 
 /** The service's events the page is given; anything else the service sends is dropped. */
 export const PASSED_TO_PAGE: ReadonlySet<string> = new Set([
@@ -93,14 +94,23 @@ export function checkPageEvent(data: RawData, isBinary: boolean, maxBytes: numbe
   }
 }
 
-/** One of the service's events as the page may see it (scrubbed of the key), or null when it is dropped. */
-export function eventForPage(data: RawData, isBinary: boolean, scrubber: Scrubber): string | null {
+/**
+ * One of the service's events as the page may see it, or null when it is dropped. The key is
+ * taken out of all its texts (`scrubber`: the key as written, encoded or cut short); its `error`
+ * (an `error` event's, a failed transcription's) is read as the upload route reads the service's
+ * error answer (`scrubSecret`: the key masked, pieces of it, any other `sk-…` key). The words a
+ * visitor said are not held to that looser rule, which would take out any word sharing four
+ * letters with the key.
+ */
+export function eventForPage(data: RawData, isBinary: boolean, scrubber: Scrubber, key: string | undefined): string | null {
   if (isBinary) return null;
   const parsed = parseOutsideJson(toBuffer(data).toString('utf8'));
   if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return null;
   const type = (parsed.value as Record<string, unknown>)['type'];
   if (typeof type !== 'string' || !PASSED_TO_PAGE.has(type)) return null;
-  return JSON.stringify(scrubber.deep(parsed.value));
+  const event = scrubber.deep(parsed.value) as Record<string, unknown>;
+  if (event['error'] !== undefined) event['error'] = mapTexts(event['error'], (text) => scrubSecret(text, key));
+  return JSON.stringify(event);
 }
 
 let sequence = 0;

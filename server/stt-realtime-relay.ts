@@ -20,8 +20,13 @@ export interface RelayLimits {
   idleMs: number;
   maxMessageBytes: number;
   maxQueuedBytes: number;
+  /** what may wait to be written to the page (ws's bufferedAmount) before the page is taken for one that does not read */
+  maxPageQueueBytes: number;
   maxRefusals: number;
 }
+
+/** How long a closed page has to answer the close before its connection is cut. */
+export const CLOSE_GRACE_MS = 5000;
 
 export interface RelaySetup {
   service: SttService;
@@ -138,7 +143,7 @@ export class RealtimeRelay {
   private fromUpstream(data: RawData, isBinary: boolean): void {
     if (this.finished) return;
     this.touch();
-    const text = eventForPage(data, isBinary, this.scrubber);
+    const text = eventForPage(data, isBinary, this.scrubber, this.setup.service.apiKey);
     if (text === null) this.counts.dropped += 1;
     else this.toPage(text);
   }
@@ -157,8 +162,18 @@ export class RealtimeRelay {
     this.finish(failure.message.charAt(0).toLowerCase() + failure.message.slice(1).replace(/\.$/, ''), failure.close, failure.code);
   }
 
+  /**
+   * Sends `text` to the page, unless more than the page's queue already waits for it there: a
+   * page that does not read its socket holds no more of the server than that (both sockets close,
+   * the page's with 1008).
+   */
   private toPage(text: string): void {
     if (this.page.readyState !== WebSocket.OPEN) return;
+    const waiting = this.page.bufferedAmount;
+    if (waiting > this.setup.limits.maxPageQueueBytes) {
+      this.counts.dropped += 1;
+      return this.finish(`the page is not reading its socket (${Math.round(waiting / 1024)} KB waiting for it)`, CLOSE.policy, 'not reading');
+    }
     this.counts.toPage += 1;
     this.page.send(text);
   }
@@ -179,7 +194,12 @@ export class RealtimeRelay {
     this.queue = [];
     if (this.upstream.readyState === WebSocket.OPEN) this.upstream.close(CLOSE.normal);
     else if (this.upstream.readyState === WebSocket.CONNECTING) this.upstream.terminate();
-    if (this.page.readyState === WebSocket.OPEN) this.page.close(code, reason.slice(0, 120));
+    if (this.page.readyState === WebSocket.OPEN) {
+      this.page.close(code, reason.slice(0, 120));
+      // A page that does not answer the close (one that does not read) is cut off, its queue let go.
+      const page = this.page;
+      setTimeout(() => page.readyState !== WebSocket.CLOSED && page.terminate(), CLOSE_GRACE_MS).unref();
+    }
     const { fromPage, refused, toPage, dropped } = this.counts;
     this.setup.log(`[api] WS /api/stt/realtime 101 ${Date.now() - this.started}ms ${outcome}; ${fromPage} events from the page (${refused} refused), ${toPage} to it (${dropped} of the service's dropped)`);
     this.setup.ended();

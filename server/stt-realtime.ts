@@ -27,6 +27,8 @@ export interface SttRealtimeOptions {
   maxMessageBytes?: number;
   /** what the page may send before the service's socket is open (default 8 MB) */
   maxQueuedBytes?: number;
+  /** what may wait to be written to a page that is not reading before its socket is closed with 1008 (default 1 MB) */
+  maxPageQueueBytes?: number;
   /** refused events before the socket is closed with 1008 (default 20) */
   maxRefusals?: number;
 }
@@ -44,6 +46,7 @@ export const DEFAULT_REALTIME: Required<SttRealtimeOptions> = {
   openTimeoutMs: 10_000,
   maxMessageBytes: 512 * 1024,
   maxQueuedBytes: 8 * 1024 * 1024,
+  maxPageQueueBytes: 1024 * 1024,
   maxRefusals: 20,
 };
 

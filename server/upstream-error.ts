@@ -12,19 +12,24 @@ const TOKEN = /[^\s"'`,;()[\]{}<>]+/g;
 /** How much of a key an echo must share to be removed (only for keys at least this long). */
 const ECHO_MIN = 4;
 
+/** A token that is (or was) an API key in the way OpenAI and the services that copy it write one: `sk-…`, masked or not. */
+const API_KEY = /^sk-[\w*.-]{8,}/i;
+
 /**
- * `text` without `secret`: every full occurrence goes, and for keys of 8 or more characters so
- * does every token that shares 4 characters in a row with the key or that looks masked (`***`),
- * since upstreams echo keys as `sk-ab****wxyz`.
+ * `text` without `secret`, nor any other `sk-…` key, masked or not: every full occurrence of the
+ * secret goes, and for keys of 8 or more characters so does every token that shares 4 characters
+ * in a row with the key or that looks masked (`***`), since upstreams echo keys as `sk-ab****wxyz`.
+ * The upload route and the streaming socket take the service's error messages through it.
  */
 export function scrubSecret(text: string, secret: string | undefined): string {
-  if (!secret) return text;
-  let out = text.split(secret).join(REDACTED);
-  if (secret.length < 8) return out;
+  let out = secret ? text.split(secret).join(REDACTED) : text;
+  const long = secret !== undefined && secret.length >= 8;
   const pieces = new Set<string>();
-  for (let i = 0; i + ECHO_MIN <= secret.length; i++) pieces.add(secret.slice(i, i + ECHO_MIN));
+  for (let i = 0; long && i + ECHO_MIN <= secret.length; i++) pieces.add(secret.slice(i, i + ECHO_MIN));
   out = out.replace(TOKEN, (token) => {
     if (token === REDACTED) return token;
+    if (API_KEY.test(token)) return REDACTED;
+    if (!long) return token;
     if (/\*{3,}/.test(token)) return REDACTED;
     for (let i = 0; i + ECHO_MIN <= token.length; i++) {
       if (pieces.has(token.slice(i, i + ECHO_MIN))) return REDACTED;

@@ -1,7 +1,9 @@
 // The embedded back end: PGlite (PostgreSQL compiled to WebAssembly) keeping its files in
 // KIOSK_DATA_DIR/pglite, so one kiosk needs no database server. PGlite does not notice a second
 // process opening the same files (both would write them), so a lock file beside them holds the
-// owner's process id: a living owner keeps others out, a dead one (kill -9, power cut) does not.
+// owner's process id (and, where /proc tells it, the boot and the moment that process started):
+// a living owner keeps others out; a dead one (kill -9, a power cut), one killed but not yet
+// reaped by its parent (a zombie), and another process that has since been given its id do not.
 
 import { PGlite } from '@electric-sql/pglite';
 import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,12 +74,13 @@ function prepareFolder(dir: string): void {
   }
 }
 
-/** Writes this process's id into `lock`, unless a living process already holds it. */
+/** Writes this process's id (and who it is: `processIdentity`) into `lock`, unless a living process already holds it. */
 function takeLock(dir: string, lock: string): void {
   if (openHere.has(dir)) throw inUse(dir, process.pid);
+  const identity = processIdentity(process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      writeFileSync(lock, `${process.pid}\n${identity ? `${identity}\n` : ''}`, { flag: 'wx' });
       openHere.add(dir);
       return;
     } catch (error) {
@@ -85,9 +88,10 @@ function takeLock(dir: string, lock: string): void {
         throw new MemoryError(`KIOSK_DATA_DIR: cannot write ${lock} (${(error as NodeJS.ErrnoException).code ?? oneLine(error)}); set KIOSK_DATA_DIR to a folder this user may write.`);
       }
     }
-    const owner = Number.parseInt(readFileSync(lock, 'utf8'), 10);
-    if (isAlive(owner)) throw inUse(dir, owner);
-    // The owner died without closing (kill -9, a power cut): its lock is stale.
+    const [pidLine = '', identityLine] = readFileSync(lock, 'utf8').split('\n');
+    const owner = Number.parseInt(pidLine, 10);
+    if (holdsLock(owner, identityLine?.trim() || undefined)) throw inUse(dir, owner);
+    // The owner died without closing (kill -9, a power cut), or is dying: its lock is stale.
     rmSync(lock, { force: true });
   }
   throw inUse(dir, Number.NaN);
@@ -98,15 +102,47 @@ function releaseLock(dir: string, lock: string): void {
   rmSync(lock, { force: true });
 }
 
-/** Whether `pid` is a process that could be using the folder; this process is not (it checked `openHere`). */
-function isAlive(pid: number): boolean {
+/**
+ * Whether `pid` is a process that could be using the folder: one that exists, is not a zombie
+ * (killed, waiting for its parent to reap it: it runs no more code), and, when the lock says who
+ * took it (`identity`), is that very process and not a later one given the same id. This process
+ * is not (it checked `openHere`).
+ */
+function holdsLock(pid: number, identity: string | undefined): boolean {
   // A restarted container gives the new server the pid the old one had: that lock is stale.
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const stat = procStat(pid);
+  // No /proc to ask: a process that exists holds it. With /proc, one that is not there is gone.
+  if (stat === null) return procStat(process.pid) === null;
+  if (stat.state === 'Z' || stat.state === 'X') return false;
+  return identity === undefined || identity === processIdentity(pid);
+}
+
+/** `pid`'s state letter and start time (in clock ticks since boot) from /proc/<pid>/stat, or null without /proc. */
+function procStat(pid: number): { state: string; startTime: string } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (name) state ppid …": the name may hold spaces and brackets, so read after the last ")".
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', startTime: fields[19] ?? '' };
+  } catch {
+    return null;
+  }
+}
+
+/** Which process `pid` is, beyond its id: this boot of the machine and the moment it started; undefined without /proc. */
+function processIdentity(pid: number): string | undefined {
+  const stat = procStat(pid);
+  if (!stat) return undefined;
+  try {
+    return `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()} ${stat.startTime}`;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,20 +1,14 @@
 // `vfdl test SCRIPT...`: runs conversation tests (a folder's *.test.yaml files) headless on a virtual clock, the LLM's part
-// scripted. Exit 0 when every expectation holds, 1 when one does not (naming the script, the
+// scripted (play-script.ts plays each). Exit 0 when every expectation holds, 1 when one does not (naming the script, the
 // step's line and what differed), 2 when a flow or script is invalid.
 
 import { dirname, resolve, relative } from 'node:path';
-import { noonOf } from '../engine/language/dates.ts';
 import { formatDiagnostic } from '../engine/language/diagnostics.ts';
-import { FlowEngine } from '../engine/runtime/engine.ts';
 import { loadFlow, type LoadedFlow } from '../engine/language/load-flow.ts';
-import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/runtime/messages.ts';
-import { VirtualClock } from '../ports/clock.ts';
 import { checkNames, parseScript } from './conversation-script.ts';
-import { compare } from './expectations.ts';
 import { expandFiles, readText, skippedLine, type Io } from './io.ts';
-import type { CannedAnswer, Script, Step } from './script-types.ts';
-
-type Outcome = { status: 'passed'; steps: number } | { status: 'failed'; message: string } | { status: 'invalid'; message: string };
+import { play, type Outcome } from './play-script.ts';
+import type { Script } from './script-types.ts';
 
 export function runTests(paths: readonly string[], io: Io): number {
   const { files, skipped } = expandFiles(paths, 'scripts');
@@ -44,18 +38,11 @@ export function runTests(paths: readonly string[], io: Io): number {
   return failed ? 1 : 0;
 }
 
-/** A canned answer as the kiosk's server would report it to the engine. */
-function cannedDone(actionId: string, answer: CannedAnswer): ActionDoneInput {
-  if ('timeout' in answer) return { type: 'action_done', action_id: actionId, ok: false, error: 'timeout: the service did not answer in time' };
-  if (answer.status >= 200 && answer.status < 300) return { type: 'action_done', action_id: actionId, ok: true, data: answer.body ?? null };
-  return { type: 'action_done', action_id: actionId, ok: false, error: `http: the service answered ${answer.status}`, status: answer.status };
-}
-
 /** Runs one script: its flow loaded and its names checked, then its steps played against the engine. */
 function runScript(file: string, io: Io): Outcome {
   const ready = loadScript(file);
   if ('status' in ready) return ready;
-  return play(ready.script, ready.loaded, io);
+  return play(ready.script, ready.loaded, io.json ? (ms) => ms.forEach((m) => io.out(JSON.stringify(m))) : undefined);
 }
 
 /** A script and the flow it tests, read and checked; an invalid outcome when either cannot be read or is not valid. */
@@ -77,101 +64,3 @@ function loadScript(file: string): { script: Script; loaded: LoadedFlow } | Outc
   return { script, loaded: result.loaded };
 }
 
-/** Plays a script's steps against a new engine on a virtual clock, checking each expect; passed, or failed at the first that does not hold. */
-function play(script: Script, loaded: LoadedFlow, io: Io): Outcome {
-  const file = script.file;
-  // A flow that compares with today runs on the script's day; a day's noon keeps a visit's waits within it.
-  const clock = new VirtualClock(script.today === undefined ? 0 : noonOf(script.today));
-  const engine = new FlowEngine(loaded, clock);
-  let window: EngineMessage[] = [];
-  let flowState: FlowStateMessage | null = null;
-  const answers = new Map(Object.entries(script.answers).map(([tool, list]) => [tool, [...list]]));
-  let failure: EngineErrorMessage | null = null;
-  const record = (ms: EngineMessage[]) => {
-    if (io.json) for (const m of ms) io.out(JSON.stringify(m));
-    for (const m of ms) if (m.type === 'flow_state') flowState = m;
-    failure ??= ms.find((m): m is EngineErrorMessage => m.type === 'engine_error') ?? null;
-    window.push(...ms);
-    // Each request gets its tool's next canned answer at once; without one it stays unanswered.
-    for (const m of ms) {
-      if (m.type !== 'action_run') continue;
-      const answer = answers.get(m.tool)?.shift();
-      if (answer) record(engine.send(cannedDone(m.action_id, answer)));
-    }
-  };
-  /** A step the engine failed on fails the test, whatever its expectations say: it is a bug. */
-  const failed = (where: string): Outcome | null =>
-    failure && { status: 'failed', message: `${where}: the flow engine failed in state "${failure.state}": ${failure.message} (a bug in the engine; please report it)` };
-  record(engine.start());
-  const atStart = failed(`${file}:1`);
-  if (atStart) return atStart;
-  let count = 0;
-
-  for (const step of script.steps) {
-    count++;
-    switch (step.kind) {
-      case 'wait':
-        letTimePass(step.seconds, engine, clock, record);
-        break;
-      case 'language':
-        // The visitor chose another language on the screen.
-        record(engine.setLanguage(step.language));
-        break;
-      case 'together':
-        record(engine.send(step.steps.map((inner) => toInput(inner, engine.view.epoch))));
-        break;
-      case 'expect': {
-        const view = engine.view;
-        const toolSpecs = view.ended ? [] : (engine.loaded.catalog.toolSpecs.get(view.state) ?? []);
-        const differences = compare(step.expect, { view, window, flowState, toolSpecs });
-        if (differences.length) {
-          return { status: 'failed', message: differences.map((d) => `${file}:${step.line}: expect failed: ${d}`).join('\n') };
-        }
-        window = [];
-        break;
-      }
-      default:
-        record(engine.send(toInput(step, engine.view.epoch)));
-    }
-    const broke = failed(`${file}:${step.line}`);
-    if (broke) return broke;
-  }
-  return { status: 'passed', steps: count };
-}
-
-/** A `wait` step: lets time pass as a kiosk would, every deadline on the way firing at its own moment. */
-function letTimePass(seconds: number, engine: FlowEngine, clock: VirtualClock, record: (ms: EngineMessage[]) => void): void {
-  const until = clock.now() + seconds * 1000;
-  for (let due = engine.view.nextDeadline; due !== null && due <= until; due = engine.view.nextDeadline) {
-    if (due > clock.now()) clock.advance(due - clock.now());
-    const before = engine.view.nextDeadline;
-    record(engine.tick());
-    if (engine.view.nextDeadline === before) break;
-  }
-  clock.advance(until - clock.now());
-  record(engine.tick());
-}
-
-/** A user, tool or ui step as the one engine input it stands for; `epoch` is the engine's epoch now. */
-function toInput(step: Step, epoch: number): EngineInput {
-  switch (step.kind) {
-    case 'user':
-      return { type: 'utterance', text: step.text };
-    case 'tool': {
-      const at = step.epoch === 'current' ? epoch : step.epoch === 'previous' ? epoch - 1 : step.epoch;
-      return { type: 'tool_call', name: step.name, args: step.args, epoch: at, call_id: step.callId ?? `call_line_${step.line}` };
-    }
-    case 'ui':
-      return {
-        type: 'ui_event',
-        event: step.event,
-        ...(step.values ? { values: step.values } : {}),
-        ...(step.variable !== undefined ? { variable: step.variable } : {}),
-        ...(step.variables !== undefined ? { variables: step.variables } : {}),
-        ...(step.value !== undefined ? { value: step.value } : {}),
-        ...(step.selectedId !== undefined ? { selected_id: step.selectedId } : {}),
-      };
-    default:
-      throw new Error(`vfdl test: a ${step.kind} step cannot be sent as one input`);
-  }
-}

@@ -1,6 +1,8 @@
 // The microphone port: audio from the visitor, already cut into the voice-activity detector's
 // frames and scored by it. The turn-taking logic (voice/turn-taking.ts) reads these frames.
 
+import type { ServiceError } from './service-error.ts';
+
 export interface VoiceFrame {
   /** mono samples at `sampleRate`, in [-1, 1] */
   samples: Float32Array;
@@ -12,6 +14,11 @@ export interface MicrophoneEvents {
   frame(frame: VoiceFrame): void;
   /** the browser gave the microphone; frames follow once the detector has loaded (it may still be loading) */
   granted?(): void;
+  /**
+   * the microphone stopped giving sound while open (its frames stopped coming: the audio was
+   * suspended, the device went away) and has been closed; `error` is a ServiceError (`timeout`)
+   */
+  lost?(error: ServiceError): void;
 }
 
 export interface Microphone {
@@ -20,10 +27,11 @@ export interface Microphone {
   /** duration of one frame in milliseconds */
   readonly frameMs: number;
   /**
-   * Asks for the microphone and starts sending frames. Rejects with a ServiceError
-   * (service `microphone`, failure `denied` or `missing`, or `malformed` when the detector
-   * cannot load). A refused or missing microphone rejects as soon as the browser says so,
-   * without waiting for the detector.
+   * Asks for the microphone and starts sending frames; resolves once the first frame has come.
+   * Rejects with a ServiceError (service `microphone`, failure `denied` or `missing`,
+   * `malformed` when the detector cannot load, or `timeout` when the open microphone gives no
+   * sound). A refused or missing microphone rejects as soon as the browser says so, without
+   * waiting for the detector.
    */
   open(events: MicrophoneEvents): Promise<void>;
   /** Stops the microphone (the browser's recording indicator goes off). Safe to call twice. */

@@ -14,6 +14,27 @@ export const MAX_PRECACHED_BYTES = 32 * 1024 * 1024;
 /** The page's requests that must always reach the kiosk's server, never a cache. */
 export const NEVER_CACHED = /^\/api\//;
 
+/** Where the flow studio's own web manifest is (scripts/studio-page.ts writes it). */
+export const STUDIO_MANIFEST_PATH = '/studio/manifest.webmanifest';
+
+/** The flow studio as an app of its own: for authors and operators, in a window beside the kiosk's. */
+export const STUDIO_MANIFEST = {
+  name: 'Voice kiosk flow studio',
+  short_name: 'Flow studio',
+  description: 'Write a kiosk flow, see it, run it and test it.',
+  lang: 'en',
+  start_url: '/studio/',
+  scope: '/studio/',
+  id: '/studio/',
+  display: 'standalone',
+  theme_color: THEME_COLOR,
+  background_color: BACKGROUND_COLOR,
+  icons: [
+    { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+  ],
+} as const;
+
 export const KIOSK_PWA: Partial<VitePWAOptions> = {
   strategies: 'generateSW',
   // A new version waits until the page lets it in (src/pwa/updates.ts): never mid-visit.
@@ -44,10 +65,14 @@ export const KIOSK_PWA: Partial<VitePWAOptions> = {
   },
   workbox: {
     // The app shell, the bundled flows (inside the JS), the icons, and the voice detector's files
-    // under /vad/ (model, worklet, onnxruntime's wasm and its loader). Source maps stay out.
-    globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,onnx}'],
+    // under /vad/ (model, worklet, onnxruntime's wasm and its loader); the flow studio's pages and
+    // its manifest (the kiosk's own manifest is added by the plugin). Source maps stay out.
+    globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,onnx}', 'studio/*.webmanifest'],
     maximumFileSizeToCacheInBytes: MAX_PRECACHED_BYTES,
-    // Every page address is the kiosk; /api/ never is, and is never answered from a cache.
+    // A page's settings are in its query (?flow=…, the studio's ?example=…, its preview's ?run=…):
+    // the cached page serves whatever the query says.
+    ignoreURLParametersMatching: [/.*/],
+    // Every other page address is the kiosk; /api/ never is, and is never answered from a cache.
     navigateFallback: 'index.html',
     navigateFallbackDenylist: [NEVER_CACHED],
     runtimeCaching: [],

@@ -2,6 +2,8 @@
 // (App.svelte) gives the real ones: the flow files, the configured model or the offline
 // assistant, the kiosk server's action runner, browser timers and the kept visit store.
 
+import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { FlowEngine } from '../engine/runtime/engine.ts';
 import type { ActionRunner, OutcomeSink } from '../ports/action-runner.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { FlowSource } from '../ports/flow-source.ts';
@@ -39,4 +41,6 @@ export interface KioskParts {
   visits?: VisitStore | null;
   /** the volume and the controls' place each visit starts with (the operator's); default: DEFAULT_VOLUME, standard */
   access?: AccessDefaults;
+  /** makes a visit's engine (the flow studio's preview watches its inputs); default: a new FlowEngine */
+  engine?: (loaded: LoadedFlow, clock: Clock) => FlowEngine;
 }

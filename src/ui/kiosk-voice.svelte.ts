@@ -16,6 +16,16 @@ import { VoiceSession, type VoiceMark, type VoiceProblem } from '../voice/voice-
 
 export type VoiceStatus = 'off' | 'starting' | 'preparing' | 'listening' | 'hearing' | 'thinking' | 'speaking' | 'no-microphone';
 
+/** Why the microphone failed: blocked, not there, open but giving no sound, or anything else. */
+export type MicrophoneFault = 'denied' | 'missing' | 'silent' | 'broken';
+
+/** The fault a microphone's ServiceError stands for. */
+export function microphoneFault(error: ServiceError | null): MicrophoneFault {
+  if (error?.failure === 'denied') return 'denied';
+  if (error?.failure === 'missing') return 'missing';
+  return error?.failure === 'timeout' ? 'silent' : 'broken';
+}
+
 /** What one visit's voice is made of; the page builds it from the server's configuration. */
 export interface VoiceParts {
   microphone: Microphone | null;
@@ -60,7 +70,7 @@ export class KioskVoice {
   speakingWith = $state<string | null>(null);
   /** the microphone failed to open in the last visit (blocked, missing, broken), for the operator's
    *  status light; kept after the visit, cleared when a microphone opens again */
-  microphoneFault = $state<'denied' | 'missing' | 'broken' | null>(null);
+  microphoneFault = $state<MicrophoneFault | null>(null);
   /** speech recognition failed and has not come back, for the operator's status light */
   recognitionFault = $state(false);
   /** the visit has a voice to speak with (Repeat and Stop are offered); stays so for the visit, even on captions only */
@@ -243,7 +253,7 @@ export class KioskVoice {
     }
     if (kind === 'recognition') this.recognitionFault = true;
     else {
-      this.microphoneFault = error?.failure === 'denied' ? 'denied' : error?.failure === 'missing' ? 'missing' : 'broken';
+      this.microphoneFault = microphoneFault(error);
       this.mark('vk:microphone-problem', { failure: this.microphoneFault });
     }
     // The browser's own recogniser without a microphone or a language: it will not come back.

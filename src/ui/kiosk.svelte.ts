@@ -208,7 +208,7 @@ export class Kiosk {
     if (!this.inVisit) return;
     const chosen = language !== undefined && this.languages.includes(language) ? this.loaded.inLanguage(language) : this.loaded;
     this.showIn(chosen.flow.language);
-    this.visit = new Visit(this.place(this.loaded), new FlowEngine(chosen, this.clock));
+    this.visit = new Visit(this.place(this.loaded), this.parts.engine?.(chosen, this.clock) ?? new FlowEngine(chosen, this.clock));
     this.visit.start();
     if (guided) this.controls.setGuidance(true);
   }

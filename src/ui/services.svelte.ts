@@ -77,6 +77,8 @@ class LazyMicrophone implements Microphone {
   constructor(
     private readonly onDefaultSpeechEnd: () => void,
     private readonly mark: MarkFn,
+    /** the page's AudioContext (made in the Start tap), which the detector runs on */
+    private readonly audioContext: () => AudioContext,
   ) {}
 
   /**
@@ -121,7 +123,7 @@ class LazyMicrophone implements Microphone {
     if (!this.inner) {
       this.mark('vk:detector-load');
       this.inner = import('../adapters/vad-web/microphone.ts').then(
-        ({ VadMicrophone }) => new VadMicrophone({ onDefaultSpeechEnd: this.onDefaultSpeechEnd, mark: this.mark }),
+        ({ VadMicrophone }) => new VadMicrophone({ onDefaultSpeechEnd: this.onDefaultSpeechEnd, mark: this.mark, audioContext: this.audioContext }),
         (error: unknown) => {
           this.inner = null; // a network that failed once may not fail at the next Start
           throw error;
@@ -222,6 +224,9 @@ export class KioskServices {
   voiceParts(visitLanguage: string, home: boolean): VoiceParts {
     const recognizer = this.recognizer();
     const language = this.spokenLanguage(visitLanguage, home);
+    // The detector hears through the page's AudioContext: made, or woken, inside this tap, as
+    // Safari and Firefox let audio run only from a tap.
+    if (recognizer) this.audio();
     return {
       microphone: recognizer ? this.mic() : null,
       recognizer,
@@ -275,10 +280,11 @@ export class KioskServices {
   }
 
   private mic(): LazyMicrophone {
-    this.microphone ??= new LazyMicrophone(() => this.mark('vk:vad-default-speech-end'), this.mark);
+    this.microphone ??= new LazyMicrophone(() => this.mark('vk:vad-default-speech-end'), this.mark, () => this.audio());
     return this.microphone;
   }
 
+  /** The page's one AudioContext, for the kiosk's voice and the voice detector alike; woken when suspended. */
   private audio(): AudioContext {
     this.context ??= new AudioContext();
     if (this.context.state === 'suspended') void this.context.resume();

@@ -33,7 +33,7 @@ export interface LightInputs {
   browserRecognition: boolean;
   browserVoice: boolean;
   micPermission: MicPermission;
-  microphoneFault: 'denied' | 'missing' | 'broken' | null;
+  microphoneFault: 'denied' | 'missing' | 'silent' | 'broken' | null;
   recognitionFault: boolean;
   voiceStatus: VoiceStatus;
 }
@@ -84,6 +84,7 @@ export function statusLights(i: LightInputs): StatusLight[] {
 function microphone(i: LightInputs): StatusLight {
   if (i.microphoneFault === 'denied' || i.micPermission === 'denied') return light('microphone', 'red', 'lights.microphone.blocked');
   if (i.microphoneFault === 'missing') return light('microphone', 'red', 'lights.microphone.missing');
+  if (i.microphoneFault === 'silent') return light('microphone', 'red', 'lights.microphone.silent');
   if (i.microphoneFault === 'broken') return light('microphone', 'red', 'lights.microphone.broken');
   if (LISTENING.has(i.voiceStatus)) return light('microphone', 'green', 'lights.microphone.open');
   if (!i.config.stt && !i.browserRecognition) return light('microphone', 'amber', 'lights.microphone.unused');

@@ -13,7 +13,7 @@ import type { Speaker } from './speaker.ts';
 import { TurnStreamer } from './turn-streamer.ts';
 import { TurnTaker, DEFAULT_DETECTOR, DEFAULT_TURN_TAKING, type DetectorSettings, type Expectation, type TurnEvent, type TurnTakingSettings } from './turn-taking.ts';
 
-/** The performance marks of the voice path (README: "Measuring the voice path"). */
+/** The performance marks of the voice path (docs/voice.md: "Measuring the voice path"). */
 export type VoiceMark =
   | 'vk:listening'
   | 'vk:speech-end'
@@ -137,6 +137,7 @@ export class VoiceSession {
           this.mic = 'preparing';
           this.events.changed();
         },
+        lost: (error) => this.microphoneLost(error),
       });
     } catch (error) {
       if (this.stopped) return;
@@ -194,6 +195,15 @@ export class VoiceSession {
     const wasOpen = this.mic === 'open' || this.mic === 'opening' || this.mic === 'preparing';
     if (this.mic !== 'unused') this.mic = 'off';
     if (wasOpen) await this.microphone?.close();
+  }
+
+  /** The open microphone went silent (the microphone closed itself): say so, and listen no more this visit. */
+  private microphoneLost(error: ServiceError): void {
+    if (this.stopped || this.mic !== 'open') return;
+    this.mic = 'failed';
+    this.turns.reset();
+    this.events.changed();
+    this.events.problem('microphone', error);
   }
 
   private onFrame(frame: VoiceFrame): void {

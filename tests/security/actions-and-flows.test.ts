@@ -29,7 +29,9 @@ describe('the page cannot choose what an action sends', () => {
     const old = { action_id: 'a1', flow_id: 'clinic_checkin', tool: 'check_in', method: 'POST', url: `${origin}/steal`, headers: { authorization: 'Bearer {secret:CLINIC_TOKEN}' }, body: {} };
     expect((await post(kiosk, old)).status).toBe(400);
     const unknown = { action_id: 'a2', flow_id: 'attack', flow_source: `${origin}/attack.yaml`, flow_version: '0'.repeat(32), state: 's', tool: 'send', values: {} };
-    expect((await post(kiosk, unknown)).body).toMatchObject({ ok: false, error: 'unknown_flow' });
+    // A flow from an origin the server does not load flows from is not one of its flows.
+    expect((await post(kiosk, unknown)).body).toMatchObject({ ok: false, error: 'flow_origin_not_allowed' });
+    expect((await post(kiosk, { ...unknown, action_id: 'a3', flow_source: 'https://flows.example/attack.yaml' })).body).toMatchObject({ ok: false, error: 'unknown_flow' });
     expect(target.received).toHaveLength(0);
   });
 

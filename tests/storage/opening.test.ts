@@ -18,6 +18,11 @@ import { pgliteTemplate } from '../support/test-memory.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'kiosk-opening-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** The process id a memory folder's lock names (its first line). */
+function lockOwner(dir: string): string | undefined {
+  return readFileSync(join(dir, 'memory.lock'), 'utf8').split('\n')[0];
+}
+
 /** What opening `run` rejected with: its message, which must be a MemoryError's single line. */
 async function refusal(run: () => Promise<unknown>): Promise<string> {
   const error = await run().then(
@@ -58,7 +63,7 @@ describe('opening the memory', () => {
   it('makes the folder when it is missing, and keeps its lock there while open', async () => {
     const dir = join(scratch, 'new', 'deeper');
     const db = await openPglite(dir, { loadDataDir: await pgliteTemplate() });
-    expect(readFileSync(join(dir, 'memory.lock'), 'utf8').trim()).toBe(String(process.pid));
+    expect(lockOwner(dir)).toBe(String(process.pid));
     expect(db.where).toBe(`PGlite in ${dir}`);
     await db.close();
     expect(existsSync(join(dir, 'memory.lock'))).toBe(false);
@@ -89,8 +94,23 @@ describe('opening the memory', () => {
     const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     writeFileSync(join(dir, 'memory.lock'), `${ended.stdout}\n`);
     const db = await openPglite(dir);
-    expect(readFileSync(join(dir, 'memory.lock'), 'utf8').trim()).toBe(String(process.pid));
+    expect(lockOwner(dir)).toBe(String(process.pid));
     await db.close();
+  });
+
+  it('says which process took the lock, so that another one given its id later (after a restart of the machine) holds nothing', async () => {
+    const dir = join(scratch, 'reused');
+    const db = await openPglite(dir, { loadDataDir: await pgliteTemplate() });
+    const [, identity] = readFileSync(join(dir, 'memory.lock'), 'utf8').split('\n');
+    expect(identity).toMatch(/^[0-9a-f-]{36} \d+$/);
+    await db.close();
+    // The parent of this test process is alive, but it is not the process that took this lock.
+    writeFileSync(join(dir, 'memory.lock'), `${process.ppid}\n${identity!.split(' ')[0]} 1\n`);
+    await (await openPglite(dir)).close();
+    // The same id with its own identity holds it.
+    const parent = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
+    writeFileSync(join(dir, 'memory.lock'), `${process.ppid}\n${identity!.split(' ')[0]} ${parent.slice(parent.lastIndexOf(')') + 2).split(' ')[19]}\n`);
+    expect(await refusal(() => openPglite(dir))).toContain(`(process ${process.ppid})`);
   });
 
   it('says so when the database of DATABASE_URL does not answer, naming its host and never the password', async () => {

@@ -3,6 +3,7 @@
 // never end. Each answer is read whole; a connection the server closes is an answer too.
 
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { expect } from 'vitest';
 
 /** What came back: the status and body, or `closed` when the server closed the connection without an answer. */
@@ -95,4 +96,43 @@ export function stalledUpload(url: string, path: string, headers: Record<string,
   });
   request.write(first);
   return { answer, closed, request };
+}
+
+/** How a raw connection ended: what the server wrote, and when it closed it (or that it was still open at the limit). */
+export interface RawEnding {
+  /** everything the server wrote, as text */
+  text: string;
+  /** ms from the first byte sent to the server's close, or null when it was still open at the limit */
+  closedAfterMs: number | null;
+}
+
+/**
+ * Opens a connection of its own to the server at `url`, writes `head` as it is, then `drip` (if
+ * any) every `everyMs`, and resolves once the server has closed the connection, or at `limitMs`
+ * with the connection still open (the test then closes it).
+ */
+export function rawConnection(url: string, head: string, limitMs: number, drip?: { text: string; everyMs: number }): Promise<RawEnding> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    const started = Date.now();
+    const chunks: Buffer[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const end = (closedAfterMs: number | null) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(timer);
+      clearTimeout(limit);
+      socket.destroy();
+      resolve({ text: Buffer.concat(chunks).toString('latin1'), closedAfterMs });
+    };
+    const limit = setTimeout(() => end(null), limitMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => end(Date.now() - started));
+    socket.on('close', () => end(Date.now() - started));
+    socket.on('end', () => end(Date.now() - started));
+    socket.write(head);
+    if (drip) timer = setInterval(() => !socket.destroyed && socket.write(drip.text), drip.everyMs);
+  });
 }

@@ -6,9 +6,9 @@
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { ApiOptions } from '../../server/api.ts';
@@ -17,6 +17,9 @@ import type { KioskConfig } from '../../server/config.ts';
 import { FlowLibrary } from '../../server/flow-library.ts';
 import type { Memory } from '../../server/storage/memory.ts';
 import { emptyTestMemory } from './test-memory.ts';
+
+/** Where the flows a test keeps (`keepFlow`) say they came from; every kiosk of the harness loads flows from it. */
+export const FLOWS_ORIGIN = 'https://flows.example';
 
 /** The page the temporary site root serves as `index.html`. */
 export const SITE_PAGE = '<!doctype html><title>kiosk</title>';
@@ -71,6 +74,8 @@ export interface ServerHarnessOptions {
   rootPrefix: string;
   /** strings that must appear in nothing the page saw and in no log line (the key, pieces of it) */
   secrets: readonly string[];
+  /** more files of the site root beside `index.html`, by their path in it (`favicon.svg`) */
+  files?: Readonly<Record<string, string | Uint8Array>>;
 }
 
 /** What a test file gets from `useServerHarness`; its functions can be taken out of it (no `this`). */
@@ -143,6 +148,10 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
 
   beforeAll(() => {
     root = tempSiteRoot(options.rootPrefix);
+    for (const [path, content] of Object.entries(options.files ?? {})) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), content);
+    }
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -154,7 +163,7 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
     for (const secret of options.secrets) expect(everything).not.toContain(secret);
   });
 
-  const keepFlow = (text: string, source = `https://flows.example/test-${++flowSeq}.yaml`): FlowNamed => {
+  const keepFlow = (text: string, source = `${FLOWS_ORIGIN}/test-${++flowSeq}.yaml`): FlowNamed => {
     const version = library.keep(source, text);
     if (!version) throw new Error(`the test flow for ${source} does not load`);
     return { flow_source: source, flow_version: version };
@@ -179,7 +188,8 @@ export function useServerHarness(options: ServerHarnessOptions): ServerHarness {
       return { base: `http://127.0.0.1:${port}/v1`, received };
     },
     startKiosk: async (services, api = {}, memory) => {
-      const config = { llm: null, stt: null, tts: null, ...services };
+      // The flows keepFlow keeps come from FLOWS_ORIGIN: the server runs their actions while it would load flows from there.
+      const config = { llm: null, stt: null, tts: null, ...services, flowOrigins: [FLOWS_ORIGIN, ...(services.flowOrigins ?? [])] };
       const server = await startServer({ root, config, host: '127.0.0.1', port: 0, memory: memory ?? (await testMemory()), api: { log: (line) => logs.push(line), flows: { library }, ...api } });
       cleanups.push(() => server.close());
       return server.url;

@@ -9,9 +9,10 @@
 //   would: PGlite in a fresh temp folder, or, when TEST_DATABASE_URL is set, a new database created
 //   on that PostgreSQL server (dropped again by `remove`).
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Database } from '../../server/storage/database.ts';
 import { memoryOn, type Memory, type MemoryOptions } from '../../server/storage/memory.ts';
@@ -42,6 +43,28 @@ export function pgliteTemplate(): Promise<Blob> {
     return files;
   })();
   return template;
+}
+
+const FOLDER = new URL(`pglite-${PGLITE_VERSION}-folder/`, CACHE);
+
+/**
+ * Makes `dir` an empty PGlite memory folder (initdb done, no migration applied, no lock), as
+ * `openPglite` leaves one it made and closed: copied from one made once per machine and PGlite
+ * version, which is cheaper than loading the template again (about 0.5 s of CPU instead of 3).
+ */
+export async function emptyPgliteFolder(dir: string): Promise<void> {
+  const folder = fileURLToPath(FOLDER);
+  if (!existsSync(folder)) {
+    const aside = `${folder.replace(/\/$/, '')}.${process.pid}.tmp`;
+    await (await openPglite(aside, { loadDataDir: await pgliteTemplate() })).close();
+    // Renamed whole, so that a process copying it never sees half of it; another may have won.
+    try {
+      renameSync(aside, folder);
+    } catch {
+      rmSync(aside, { recursive: true, force: true });
+    }
+  }
+  cpSync(folder, dir, { recursive: true });
 }
 
 /** Empties every table of the memory and starts its counts again from now. */

@@ -7,7 +7,7 @@
 // listening cannot be outrun. voice-onboarding.spec.ts and the voice benchmark keep the file path.
 
 import { readFileSync } from 'node:fs';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import type { AudioFixture, FixtureLine } from './audio-fixtures.ts';
 
 /** Silence kept around a line when it is cut out of its recording, as a person's breath before and after. */
@@ -44,7 +44,7 @@ export function readWavSamples(path: string): { sampleRate: number; samples: Int
  * for audio answers with a track from the test's audio graph. `window.__testMicrophone.play(base64,
  * rate)` plays 16-bit PCM into it and resolves when the last sample has been played.
  */
-const INSTALL_TEST_MICROPHONE = `(() => {
+export const INSTALL_TEST_MICROPHONE = `(() => {
   let context = null;
   let bus = null;
   const graph = () => {
@@ -81,12 +81,17 @@ const INSTALL_TEST_MICROPHONE = `(() => {
   };
 })()`;
 
+/** A page that runs a script given as text (a Playwright page, or an engine lane's). */
+export interface ScriptedPage {
+  evaluate(script: string): Promise<unknown>;
+}
+
 /** The test's side of the microphone: plays a fixture's lines into the page. */
 export class TestMicrophone {
   private readonly recording: { sampleRate: number; samples: Int16Array };
 
   constructor(
-    private readonly page: Page,
+    private readonly page: ScriptedPage,
     readonly fixture: AudioFixture,
   ) {
     this.recording = readWavSamples(fixture.path);

@@ -49,7 +49,8 @@ describe('check:readme', () => {
     expect(check('', { 'docs/vfdl.md': doc })).toEqual(['docs/vfdl.md:3: the link #nowhere names a part that docs/vfdl.md has no heading for']);
   });
 
-  it('names each npm script the README names and package.json lacks', () => {
+  it('names each npm script the README or a page of the docs names and package.json lacks', () => {
+    expect(check('', { 'docs/testing.md': '# Testing\n\n`npm run test:unit`, then `npm run test:gone`.\n' })).toEqual(['docs/testing.md:3: npm run test:gone names no script of package.json']);
     expect(check('Run `npm run check:readme` first.\n\n```sh\nnpm run bench -- --check\nnpm run --silent test:unit\n```')).toEqual([
       'README.md:1: npm run check:readme names no script of package.json',
       'README.md:4: npm run bench names no script of package.json',

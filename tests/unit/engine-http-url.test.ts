@@ -3,7 +3,7 @@
 // the template's own text and the JSON body are left as they are.
 
 import { describe, expect, it } from 'vitest';
-import { only, startFlow } from '../support/engine-harness.ts';
+import { only, startFlow, types } from '../support/engine-harness.ts';
 
 const FLOW = `
 id: lookup_patient
@@ -70,6 +70,16 @@ describe('values filled into an HTTP url', () => {
     expect(run.url).toBe(
       'https://clinic.example/api/north%20side%2Fannex/patients/a%20b%26c%3D%2F..%2Fx%3Fy%23z?town=%C3%85re&visits=12&kind=a%20b#top',
     );
+  });
+
+  it.each(['..', '.'])('never sends a value that would be the path segment %j (the url would resolve it away): the action fails, nothing is run', (value) => {
+    const h = startFlow(FLOW);
+    const out = h.call('find_patient', { name: value, town: '..' });
+    expect(types(out)).not.toContain('action_run');
+    expect(only(out, 'action_result')).toMatchObject({ status: 'failed', detail: expect.stringContaining(`the value of "name" is "${value}", which would change the path`) });
+    // In the query it is only a value.
+    const run = only(h.call('find_patient', { name: 'a..b', town: '..' }), 'action_run');
+    expect(new URL(run.url).pathname).toBe('/api/north%20side%2Fannex/patients/a..b');
   });
 
   it('fills an unset value as nothing', () => {

@@ -1,5 +1,5 @@
 // The operator's files that hold keys or a visitor's traces never reach git: `.env` (the API keys
-// and action secrets, README "Voice") and its variants are ignored, and `data/` (the server's
+// and action secrets, docs/voice.md) and its variants are ignored, and `data/` (the server's
 // memory), while `.env.example`, a file with no keys meant to be shared, is not. Asked of git
 // itself (`git check-ignore`), so the test reads the rules as `git add .` would.
 

@@ -13,6 +13,7 @@ import { tempSiteRoot } from '../support/server-harness.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 
 const WASM = Buffer.alloc(64 * 1024, 'wasm-like bytes that repeat ');
+const SCRIPT = 'console.log("a script of the kiosk");\n'.repeat(2000);
 let root: string;
 let server: RunningServer;
 
@@ -24,7 +25,8 @@ beforeAll(async () => {
   writeFileSync(join(root, 'assets', 'tiny.js'), 'console.log(1);');
   writeFileSync(join(root, 'assets', 'icon.png'), Buffer.alloc(4096));
   writeFileSync(join(root, 'sw.js'), 'self.x = 1;'.repeat(500));
-  expect(await precompress(root)).toBe(1);
+  writeFileSync(join(root, 'assets', 'app-Ab12.js'), SCRIPT);
+  expect(await precompress(root)).toBe(2);
   server = await startServer({ root, config: { llm: null, stt: null, tts: null }, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
 });
 
@@ -58,6 +60,13 @@ describe('gzip copies', () => {
     expect(answer.headers).toMatchObject({ 'content-encoding': 'gzip', 'content-type': 'application/wasm', vary: 'Accept-Encoding' });
     expect(answer.body.length).toBeLessThan(WASM.length / 10);
     expect(gunzipSync(answer.body).equals(WASM)).toBe(true);
+  });
+
+  it("a script's copy is typed as a script, not as gzip", async () => {
+    const answer = await get('/assets/app-Ab12.js', { 'accept-encoding': 'gzip' });
+    expect(answer.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+    expect(answer.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(gunzipSync(answer.body).toString()).toBe(SCRIPT);
   });
 
   it('are not sent to a client that does not accept gzip', async () => {

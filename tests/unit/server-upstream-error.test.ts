@@ -31,6 +31,12 @@ describe('scrubSecret', () => {
   it('changes nothing without a key', () => {
     expect(scrubSecret('anything', undefined)).toBe('anything');
   });
+
+  it('removes any other sk-… key, masked or not, with or without a key of its own, and leaves a short sk- word', () => {
+    for (const key of [KEY, 'abc', undefined]) {
+      expect(scrubSecret('Keys sk-live-Aa11Bb22Cc33 and sk-wxyz****9876 failed; sk-learn did not', key)).toBe('Keys [redacted] and [redacted] failed; sk-learn did not');
+    }
+  });
 });
 
 describe('upstreamError', () => {

@@ -54,6 +54,7 @@ describe('statusLights', () => {
     [{ micPermission: 'denied' }, 'red Microphone: blocked by the browser'],
     [{ microphoneFault: 'missing' }, 'red Microphone: not found'],
     [{ microphoneFault: 'broken', voiceStatus: 'listening' }, 'red Microphone: not working'],
+    [{ microphoneFault: 'silent', voiceStatus: 'no-microphone' }, 'red Microphone: open, but no sound comes from it'],
     [{ micPermission: 'unknown', voiceStatus: 'hearing' }, 'green Microphone: open'],
     [{ config: { ...ALL.config, stt: null } }, 'amber Microphone: not used: there is no speech recognition'],
   ] as const)('microphone: %j', (inputs, light) => {

@@ -162,6 +162,18 @@ describe('voice session', () => {
     expect(log.problems).toEqual(['microphone:denied']);
   });
 
+  it('stops claiming to listen when the open microphone goes silent, and says why', async () => {
+    const { mic, stt, session, log } = setup();
+    await session.start();
+    mic.send(0.9, 320); // the visitor had begun to speak
+    expect(session.state).toMatchObject({ microphone: 'open', hearing: true });
+    mic.events!.lost!(new ServiceError('microphone', 'timeout', 'no sound from the microphone for 5 s'));
+    expect(session.state).toMatchObject({ microphone: 'failed', hearing: false });
+    expect(log.problems).toEqual(['microphone:timeout']);
+    mic.send(0, 400); // nothing half heard is handed on
+    expect((stt as TestTranscriber).requests).toHaveLength(0);
+  });
+
   it('says it is getting ready while the microphone is given and the detector still loads', async () => {
     const mic = new TestMicrophone();
     let loaded = () => {};

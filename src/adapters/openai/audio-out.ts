@@ -70,8 +70,13 @@ export function throughVolume(context: AudioOutput, gain: VolumeNode): AudioOutp
  */
 export const LEAD_S = 0.01;
 
-/** How long `play` waits for a suspended AudioContext to resume before it gives up. */
-const RESUME_WAIT_MS = 1000;
+/**
+ * How long `play` waits for a suspended AudioContext to resume before it gives up. Firefox's first
+ * resume opens the sound server's stream, which took over a second beside other work (and a second
+ * lost the kiosk's voice for the whole visit); an output that is really held back only delays the
+ * fall-back to captions, which are on screen meanwhile.
+ */
+const RESUME_WAIT_MS = 5000;
 
 /**
  * The end of everything one voice has queued on the audio clock. Each piece starts where the one

@@ -13,12 +13,20 @@ import { flowShape } from './syntax.ts';
 
 /** Whether `tag` is a well-formed BCP 47 language tag. */
 function wellFormed(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
+  let known = wellFormedTags.get(tag);
+  if (known === undefined) {
+    try {
+      known = Intl.getCanonicalLocales(tag).length === 1;
+    } catch {
+      known = false;
+    }
+    if (wellFormedTags.size < 1000) wellFormedTags.set(tag, known);
   }
+  return known;
 }
+
+/** Tags already asked about: the answer never changes, and each text map of a flow asks again. */
+const wellFormedTags = new Map<string, boolean>();
 
 export function checkLanguages(r: Reporter, flow: Flow, cat: Catalog): void {
   const data = r.src.data as Record<string, unknown>;

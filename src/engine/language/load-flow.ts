@@ -27,6 +27,11 @@ export interface LoadedFlow {
 export interface LoadResult {
   /** present only when the file has no error (warnings allowed) */
   loaded?: LoadedFlow;
+  /**
+   * The flow as far as it could be read, errors or not: for drawing it as it is being written
+   * (the studio). Absent when the text is no YAML mapping. Never run a draft.
+   */
+  draft?: Flow;
   diagnostics: Diagnostic[];
 }
 
@@ -47,7 +52,7 @@ export function loadFlow(text: string, file = 'flow.yaml'): LoadResult {
     checkLanguages(r, flow, catalog);
   }
   const diagnostics = sortDiagnostics(r.diagnostics);
-  return hasErrors(diagnostics) ? { diagnostics } : { loaded: languagesOf(src.data, { flow, catalog }), diagnostics };
+  return hasErrors(diagnostics) ? { draft: flow, diagnostics } : { loaded: languagesOf(src.data, { flow, catalog }), draft: flow, diagnostics };
 }
 
 /** The flow of the document with its texts in `language` (the flow's own when undefined). */

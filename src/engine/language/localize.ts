@@ -18,11 +18,16 @@ export function primaryLanguage(tag: string): string {
 /** The name in English of a tag's language, for messages and prompts: "German" for de-DE (the tag says the rest). */
 export function languageName(tag: string): string {
   try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(primaryLanguage(tag)) ?? tag;
+    // One DisplayNames for every call: making one costs a few milliseconds, and every state of a
+    // flow of several languages names them (the set_language tool).
+    englishNames ??= new Intl.DisplayNames(['en'], { type: 'language' });
+    return englishNames.of(primaryLanguage(tag)) ?? tag;
   } catch {
     return tag;
   }
 }
+
+let englishNames: Intl.DisplayNames | undefined;
 
 /** Whether a map key (a tag or a primary subtag) serves the language `tag`. */
 export function keyServes(key: string, tag: string): boolean {

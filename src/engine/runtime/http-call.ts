@@ -34,17 +34,20 @@ function templates(http: HttpEffect): string[] {
   return texts;
 }
 
+/** The names the effect fills in: of its url and the texts of its body. */
+export function effectNames(http: HttpEffect): Set<string> {
+  return new Set(templates(http).flatMap(templateNames));
+}
+
 /**
  * The values the effect uses, and no others: what the page sends the server for it. A value the
  * visit does not have is left out (it fills in as empty, or null in a body, on either side).
  */
 export function valuesFor(http: HttpEffect, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const used: Record<string, unknown> = Object.create(null);
-  for (const text of templates(http)) {
-    for (const name of templateNames(text)) {
-      const value = own(values, name);
-      if (value !== undefined) used[name] = value;
-    }
+  for (const name of effectNames(http)) {
+    const value = own(values, name);
+    if (value !== undefined) used[name] = value;
   }
   return { ...used };
 }
@@ -53,9 +56,17 @@ export function valuesFor(http: HttpEffect, values: Readonly<Record<string, unkn
  * Why the effect may not be sent with these values, or null. A value (from the visitor, the LLM
  * or an answer) that holds `{secret:` could make the server put a secret where the flow's author
  * never wrote one, so it is refused whatever its case; so is a text whose values and template
- * together form a reference the template alone did not have.
+ * together form a reference the template alone did not have, and a value that would be a `.` or
+ * `..` segment of the url's path.
  */
-export function smuggledSecret(http: HttpEffect, values: Readonly<Record<string, unknown>>): string | null {
+export function refusedValues(http: HttpEffect, values: Readonly<Record<string, unknown>>): string | null {
+  // Percent-encoding keeps a value one segment of the url's path, but `.` and `..` are segments
+  // the url's parser resolves (so `/patients/{pid}/visits` with `..` would reach `/visits`).
+  const path = http.url.split(/[?#]/, 1)[0]!;
+  for (const name of templateNames(path)) {
+    const value = displayValue(own(values, name));
+    if (value === '.' || value === '..') return `the value of "${name}" is "${value}", which would change the path the url points to`;
+  }
   for (const text of templates(http)) {
     for (const name of templateNames(text)) {
       if (/\{secret:/i.test(displayValue(own(values, name)))) return `the value of "${name}" holds a secret reference ({secret:…}), which a value may never carry`;
@@ -67,7 +78,7 @@ export function smuggledSecret(http: HttpEffect, values: Readonly<Record<string,
 
 /** The request the effect makes with `values`, or why it may not be made. */
 export function httpCall(http: HttpEffect, values: Readonly<Record<string, unknown>>): HttpCall | { refused: string } {
-  const refused = smuggledSecret(http, values);
+  const refused = refusedValues(http, values);
   if (refused) return { refused };
   // Each value filled into the url is percent-encoded, so it stays one path segment or one query
   // value whatever it holds (`/`, `?`, `#`, `&`, `=`); the template's own text is kept as written.

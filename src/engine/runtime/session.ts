@@ -7,14 +7,13 @@
 
 import type { Catalog } from '../language/catalog.ts';
 import { dayOf } from '../language/dates.ts';
-import { fieldProblem, problemText } from '../language/field-rules.ts';
 import { stateDef } from './error-state.ts';
 import type { GuardContext } from './guards.ts';
 import { shownValue } from './shown-values.ts';
-import { convertValue, type Converted } from '../language/values.ts';
+import { variableValue } from './variable-values.ts';
+import type { Converted } from '../language/values.ts';
 import type { Flow, StateDef } from '../language/flow.ts';
 import type { EngineMessage, GateStatus, VariableStatus, FlowVariableMessage } from './messages.ts';
-import { MAX_TEXT_CHARS } from '../language/limits.ts';
 import { copy, dict, own } from '../language/records.ts';
 
 export interface PendingAction {
@@ -168,28 +167,9 @@ export class Turn {
     return `${prefix}_${this.s.seq}`;
   }
 
-  /**
-   * A raw value (a transcript's capture, a form's text) converted to the variable's type. A text
-   * longer than MAX_TEXT_CHARS is refused, as an utterance or a tool's argument would be, so no
-   * guard pattern ever runs on a longer one.
-   */
+  /** A raw value (a transcript's capture, a form's text) converted to the variable's type and held to its fields' rules (variable-values.ts). */
   convert(name: string, raw: unknown): Converted {
-    if (typeof raw === 'string' && raw.length > MAX_TEXT_CHARS) {
-      return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
-    }
-    const info = this.cat.variables.get(name);
-    const c = convertValue(info?.type ?? 'string', raw, info?.enum);
-    if (!c.ok) return c;
-    // The rules of the variable's form fields hold for a value from any source.
-    const today = dayOf(this.s.now);
-    for (const f of this.cat.fieldRules.get(name) ?? []) {
-      const p = fieldProblem(f, c.value, today);
-      if (!p) continue;
-      const shown = p.rule === 'min' || p.rule === 'max' ? String(shownValue(this.flow, this.cat, name, p.limit)) : undefined;
-      const broken = shown !== undefined && shown !== String(p.limit) ? { ...p, shown } : p;
-      return { ok: false, problem: `${problemText(p)}${p.message ? ` (the visitor is told: "${p.message}")` : ''}`, fieldProblem: broken };
-    }
-    return c;
+    return variableValue(this.flow, this.cat, name, raw, dayOf(this.s.now));
   }
 
   isGated(name: string): boolean {

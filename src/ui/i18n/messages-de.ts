@@ -93,6 +93,7 @@ export const de: Messages = {
   listening: {
     denied: 'Das Mikrofon ist gesperrt, daher kann ich Sie nicht hören. Sie können Ihre Antworten antippen oder eintippen.',
     missing: 'Ich finde kein Mikrofon, daher kann ich Sie nicht hören. Sie können Ihre Antworten antippen oder eintippen.',
+    silent: 'Vom Mikrofon kommt kein Ton, daher kann ich Sie nicht hören. Sie können Ihre Antworten antippen oder eintippen.',
     broken: 'Die Spracheingabe funktioniert gerade nicht. Sie können Ihre Antworten antippen oder eintippen.',
     recognition: 'Ich kann Ihre Sprache gerade nicht erkennen. Bitte tippen Sie Ihre Antwort an oder geben Sie sie ein.',
     none: 'Spracheingabe ist hier nicht möglich. Bitte tippen Sie Ihre Antworten an oder geben Sie sie ein.',
@@ -191,6 +192,7 @@ export const de: Messages = {
     microphone: {
       blocked: 'vom Browser gesperrt',
       missing: 'nicht gefunden',
+      silent: 'eingeschaltet, aber es kommt kein Ton',
       broken: 'funktioniert nicht',
       open: 'eingeschaltet',
       unused: 'nicht genutzt: keine Spracherkennung vorhanden',

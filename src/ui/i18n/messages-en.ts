@@ -92,6 +92,7 @@ export const en = {
   listening: {
     denied: "The microphone is blocked, so I can't hear you. You can tap or type your answers.",
     missing: "I can't find a microphone, so I can't hear you. You can tap or type your answers.",
+    silent: "The microphone gives no sound, so I can't hear you. You can tap or type your answers.",
     broken: "Listening isn't working right now. You can tap or type your answers.",
     recognition: "I can't make out speech right now. Please tap or type your answer.",
     none: 'This kiosk cannot listen here. Please tap or type your answers.',
@@ -190,6 +191,7 @@ export const en = {
     microphone: {
       blocked: 'blocked by the browser',
       missing: 'not found',
+      silent: 'open, but no sound comes from it',
       broken: 'not working',
       open: 'open',
       unused: 'not used: there is no speech recognition',

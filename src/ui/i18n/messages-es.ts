@@ -93,6 +93,7 @@ export const es: Messages = {
   listening: {
     denied: 'El micrófono está bloqueado, así que no puedo oírle. Puede responder tocando la pantalla o escribiendo.',
     missing: 'No encuentro ningún micrófono, así que no puedo oírle. Puede responder tocando la pantalla o escribiendo.',
+    silent: 'El micrófono no da ningún sonido, así que no puedo oírle. Puede responder tocando la pantalla o escribiendo.',
     broken: 'La escucha no funciona en este momento. Puede responder tocando la pantalla o escribiendo.',
     recognition: 'Ahora mismo no consigo entender lo que dice. Responda tocando la pantalla o escribiendo, por favor.',
     none: 'Este quiosco no puede escuchar aquí. Responda tocando la pantalla o escribiendo, por favor.',
@@ -191,6 +192,7 @@ export const es: Messages = {
     microphone: {
       blocked: 'bloqueado por el navegador',
       missing: 'no encontrado',
+      silent: 'abierto, pero no llega ningún sonido',
       broken: 'no funciona',
       open: 'abierto',
       unused: 'sin uso: no hay reconocimiento de voz',

@@ -93,6 +93,7 @@ export const fr: Messages = {
   listening: {
     denied: 'Le micro est bloqué, je ne peux donc pas vous entendre. Vous pouvez répondre en touchant l’écran ou au clavier.',
     missing: 'Je ne trouve pas de micro, je ne peux donc pas vous entendre. Vous pouvez répondre en touchant l’écran ou au clavier.',
+    silent: 'Le micro ne transmet aucun son, je ne peux donc pas vous entendre. Vous pouvez répondre en touchant l’écran ou au clavier.',
     broken: 'L’écoute ne fonctionne pas pour le moment. Vous pouvez répondre en touchant l’écran ou au clavier.',
     recognition: 'Je n’arrive pas à comprendre la parole pour le moment. Veuillez répondre en touchant l’écran ou au clavier.',
     none: 'L’écoute n’est pas disponible sur cette borne. Veuillez répondre en touchant l’écran ou au clavier.',
@@ -191,6 +192,7 @@ export const fr: Messages = {
     microphone: {
       blocked: 'bloqué par le navigateur',
       missing: 'introuvable',
+      silent: 'ouvert, mais aucun son n’en sort',
       broken: 'en panne',
       open: 'ouvert',
       unused: 'inutilisé : pas de reconnaissance vocale',
