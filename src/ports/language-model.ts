@@ -47,23 +47,7 @@ export type TurnChunk =
    * offline agent's: "May 20" before the time and service that its tool also needs). The runtime
    * puts it in the field as if the visitor had typed it there; never into a gated field.
    */
-  | { type: 'form_value'; field: string; value: string }
-  /**
-   * A button of the screen the visitor asked for by its words ("go back", "change my details"):
-   * the runtime taps it as the visitor could, once the reply is over, and notes it in the history
-   * (`tappedNote`). Only a tap that goes back to a step of this visit is made: `back` where the
-   * step has Back, or a button of the step's own that no tool stands for; one that would move
-   * the visit on is refused. The offline agent's; a network model sends none.
-   */
-  | { type: 'ui_event'; event: string };
-
-/** How the history notes a tap the model asked for, after the model's reply: the screen's button by its event. */
-export function tappedNote(event: string): string {
-  return `${TAPPED_NOTE}${event}`;
-}
-
-/** The start of every `tappedNote`. */
-export const TAPPED_NOTE = '[kiosk] At the visitor\'s words, the kiosk tapped the button for them: ';
+  | { type: 'form_value'; field: string; value: string };
 
 export interface LanguageModel {
   readonly name: string;

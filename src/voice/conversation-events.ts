@@ -32,6 +32,4 @@ export interface ConversationContext {
   history: ChatMessage[];
   /** index in `history` where the current step began */
   stepStart: number;
-  /** the steps the visit has shown (a tap the model asks for may only go back to one of them) */
-  visited?: string[];
 }

@@ -10,11 +10,11 @@ import type { ActionDoneInput, EngineMessage, FlowStateMessage, ToolSpec, UiEven
 import { kioskSentence, type KioskSentence } from '../engine/runtime/kiosk-sentences.ts';
 import { languageName } from '../engine/language/localize.ts';
 import type { Clock } from '../ports/clock.ts';
-import { tappedNote, type ChatMessage, type LanguageModel, type SceneHint, type ToolCallRequest, type TurnChunk, type TurnRequest } from '../ports/language-model.ts';
+import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest, TurnChunk, TurnRequest } from '../ports/language-model.ts';
 import type { Timers } from '../ports/timers.ts';
 import type { ConversationContext, ConversationEvents, ConversationOptions } from './conversation-events.ts';
 import { PreparedReply, requestKey } from './prepared-reply.ts';
-import { formInputs, tapInput } from './screen-requests.ts';
+import { formInputs } from './screen-requests.ts';
 
 export type { ConversationContext, ConversationEvents, ConversationOptions } from './conversation-events.ts';
 
@@ -36,8 +36,6 @@ export class Conversation {
   private stopped = false;
   /** the reply asked for at the visitor's pause, held until their turn is over */
   private prepared: PreparedReply | null = null;
-  /** the steps this visit has shown: a tap the model asks for may only go back to one of them */
-  private visited = new Set<string>();
 
   constructor(
     private readonly engine: FlowEngine,
@@ -66,12 +64,11 @@ export class Conversation {
     if (!context) return;
     this.history = [...context.history];
     this.stepStart = Math.min(context.stepStart, this.history.length);
-    for (const state of context.visited ?? []) this.visited.add(state);
   }
 
   /** The model's history so far, as plain data (for keeping the visit). */
   context(): ConversationContext {
-    return { history: [...this.history], stepStart: this.stepStart, visited: [...this.visited] };
+    return { history: [...this.history], stepStart: this.stepStart };
   }
 
   /** A final transcript, or text the visitor typed. */
@@ -195,7 +192,6 @@ export class Conversation {
       if (!inTurn && (m.type === 'flow_state' || m.type === 'flow_end')) this.turn?.abort();
       switch (m.type) {
         case 'flow_state':
-          this.visited.add(m.state);
           this.scene = m;
           this.systemPrompt = m.agent.system_prompt;
           this.tools = m.agent.tools;
@@ -294,10 +290,7 @@ export class Conversation {
           spoke = true;
           this.events.agentSpeech(reply.id, reply.text, true);
         }
-        if (reply.calls.length === 0) {
-          if (reply.tap !== undefined && this.tap(reply.tap)) return;
-          break;
-        }
+        if (reply.calls.length === 0) break;
         // The whole batch settles before any transition is acted on: every call gets its result.
         const produced: EngineMessage[] = [];
         for (const call of reply.calls) {
@@ -314,19 +307,6 @@ export class Conversation {
     } finally {
       if (this.turn?.signal === signal) this.events.busy(false);
     }
-  }
-
-  /**
-   * A button the model asked to tap for the visitor (a `ui_event` chunk): tapped, with a note in
-   * the history, when it goes back to a step this visit has shown (Back, a change button); one that
-   * would move the visit on, or stay, is not. True when the step changed.
-   */
-  private tap(event: string): boolean {
-    const input = tapInput(this.engine, this.visited, event);
-    if (!input) return false;
-    this.history.push({ role: 'system', content: tappedNote(event) });
-    this.handle(this.engine.send(input), true);
-    return true;
   }
 
   /** What the model is asked for a reply after `history`, in the step on screen. */
@@ -357,11 +337,10 @@ export class Conversation {
   }
 
   /** One model round (one reply), falling back to the offline agent once if the model fails. */
-  private async generate(signal: AbortSignal): Promise<{ id: number; text: string; calls: ToolCallRequest[]; tap?: string } | null> {
+  private async generate(signal: AbortSignal): Promise<{ id: number; text: string; calls: ToolCallRequest[] } | null> {
     const id = ++this.turnSeq;
     for (;;) {
       let text = '';
-      let tap: string | undefined;
       const calls: ToolCallRequest[] = [];
       const formValues: FormValue[] = [];
       try {
@@ -371,11 +350,10 @@ export class Conversation {
             text += chunk.delta;
             this.events.agentSpeech(id, text, false);
           } else if (chunk.type === 'tool_call') calls.push(chunk.call);
-          else if (chunk.type === 'ui_event') tap ??= chunk.event;
           else formValues.push(chunk);
         }
         for (const input of formInputs(this.scene, formValues)) this.handle(this.engine.send(input), true);
-        return { id, text: text.trim(), calls, ...(tap === undefined ? {} : { tap }) };
+        return { id, text: text.trim(), calls };
       } catch (error) {
         if (signal.aborted) return null;
         if (this.model !== this.fallback) {

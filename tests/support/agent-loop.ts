@@ -7,7 +7,7 @@ import { FlowEngine } from '../../src/engine/runtime/engine.ts';
 import type { LoadedFlow } from '../../src/engine/language/load-flow.ts';
 import type { EngineMessage, FlowStateMessage, UiEventInput } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
-import { tappedNote, type ChatMessage, type LanguageModel, type SceneHint, type ToolCallRequest } from '../../src/ports/language-model.ts';
+import type { ChatMessage, LanguageModel, SceneHint, ToolCallRequest } from '../../src/ports/language-model.ts';
 
 /** Tool rounds allowed in one turn, and turns chained by state entries, before the loop gives up. */
 const MAX_ROUNDS = 4;
@@ -22,8 +22,6 @@ export class AgentLoop {
   readonly captions: string[] = [];
   /** every tool call the model made */
   readonly calls: ToolCallRequest[] = [];
-  /** every button the model asked to tap, in order */
-  readonly taps: string[] = [];
   /** every form value the model put in, in order */
   readonly formValues: { field: string; value: string }[] = [];
   /** every engine message, in order */
@@ -142,26 +140,16 @@ export class AgentLoop {
   private async runTurn(epoch: number): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let text = '';
-      let tap: string | undefined;
       const calls: ToolCallRequest[] = [];
       const tools = this.flowState?.agent.tools ?? [];
       for await (const chunk of this.model.generate({ messages: [...this.messages], tools, scene: this.scene() })) {
         if (chunk.type === 'text') text += chunk.delta;
         else if (chunk.type === 'tool_call') calls.push(chunk.call);
-        else if (chunk.type === 'ui_event') tap ??= chunk.event;
         else this.fillForm(chunk.field, chunk.value);
       }
       this.messages.push({ role: 'assistant', content: text, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
       if (text !== '') this.captions.push(text);
-      if (calls.length === 0) {
-        // A tap the model asked for, as the kiosk makes it (voice/conversation.ts; its check of where it goes aside).
-        if (tap !== undefined) {
-          this.taps.push(tap);
-          this.messages.push({ role: 'system', content: tappedNote(tap) });
-          this.absorb(this.engine.send({ type: 'ui_event', event: tap }));
-        }
-        return;
-      }
+      if (calls.length === 0) return;
       this.calls.push(...calls);
       const rest: EngineMessage[] = [];
       for (const c of calls) {

@@ -11,7 +11,7 @@ import { VirtualClock } from '../../src/ports/clock.ts';
 import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts';
 import { Conversation } from '../../src/voice/conversation.ts';
 import type { EngineInput } from '../../src/engine/runtime/messages.ts';
-import { TAPPED_NOTE, tappedNote, type LanguageModel, type TurnChunk, type TurnRequest } from '../../src/ports/language-model.ts';
+import type { LanguageModel, TurnChunk, TurnRequest } from '../../src/ports/language-model.ts';
 import { type Caption, HeldReply, ManualTimers, onboarding, ScriptedModel, setup } from '../support/conversation-harness.ts';
 
 /** The names of the tool calls sent to `engine` from now on, in order. */
@@ -90,7 +90,7 @@ describe('Conversation', () => {
     expect(engine.view.state).toBe('choose_color');
     const last = model.requests.at(-1)!;
     expect((last.messages[0] as { content: string }).content).toContain('pick a colour');
-    expect(last.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
+    expect(last.tools.map((t) => t.function.name)).toEqual(['save_color', 'go_back', 'set_language']);
     // The call after the transition was answered as stale, so the history stays well formed.
     const results = last.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse((m as { content: string }).content));
     expect(results.at(-1)).toMatchObject({ ok: false, error: 'stale' });
@@ -267,41 +267,6 @@ describe('Conversation', () => {
 });
 
 
-describe('a tap the model asks for (a `ui_event`)', () => {
-  const tap = (event: string): TurnChunk => ({ type: 'ui_event', event });
-
-  it('goes back to a step this visit has shown, noted in the history, and the step starts its own turn', async () => {
-    const model = new ScriptedModel([[text('Hi!')], [text('Pick a colour.')], [tap('change_name')], [text('What is your name, then?')]]);
-    const { conversation, engine } = setup(model);
-    conversation.start();
-    await conversation.settled();
-    conversation.ui({ type: 'ui_event', event: 'form_submit', values: { first_name: 'Alex' } });
-    await conversation.settled();
-    expect(engine.view.state).toBe('choose_color');
-    conversation.say('no wait, my name is Sam');
-    await conversation.settled();
-    expect(engine.view.state).toBe('ask_name');
-    const last = model.requests.at(-1)!.messages;
-    expect(last.slice(-3)).toEqual([{ role: 'user', content: 'no wait, my name is Sam' }, { role: 'assistant', content: '' }, { role: 'system', content: tappedNote('change_name') }]);
-    expect(conversation.context().visited).toEqual(['ask_name', 'choose_color']);
-  });
-
-  it('is not made when it would move the visit on, or go to a step not shown yet', async () => {
-    const flow = loadFlow(readFileSync(new URL('../fixtures/assistant/ways-out.yaml', import.meta.url), 'utf8'), 'ways-out.yaml').loaded!;
-    const model = new ScriptedModel([[text('Do you agree?')], [tap('agree'), text('')], [tap('talk_to_person')]]);
-    const { conversation, engine } = setup(model, flow);
-    conversation.start();
-    await conversation.settled();
-    conversation.say('yes');
-    await conversation.settled();
-    expect(engine.view.state).toBe('rules');
-    conversation.say('please');
-    await conversation.settled();
-    expect(engine.view.state).toBe('rules');
-    expect(model.requests.at(-1)!.messages.some((m) => m.role === 'system' && m.content.startsWith(TAPPED_NOTE))).toBe(false);
-  });
-});
-
 describe('Conversation: a turn cut short, and one caption per model round', () => {
   it('interrupt() aborts the turn in flight: its unsaid words and tool calls are dropped, the engine is not told, the next turn runs', async () => {
     const held = new HeldReply([text('Hello! What is')], [text(' your first name?'), call('c1', 'save_name', { first_name: 'Alex' })]);
@@ -355,7 +320,7 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
     expect(engine.view.values).toEqual({ first_name: 'Alex' });
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]!.signal?.aborted).toBe(false);
-    expect(model.requests[1]!.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
+    expect(model.requests[1]!.tools.map((t) => t.function.name)).toEqual(['save_color', 'go_back', 'set_language']);
     expect(log.speech).toEqual(['Pick a colour, Alex!']);
   });
 
@@ -403,7 +368,7 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
     await entry.reached;
     expect(engine.view.state).toBe('choose_color');
     const turn = model.requests.at(-1)!;
-    expect(turn.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
+    expect(turn.tools.map((t) => t.function.name)).toEqual(['save_color', 'go_back', 'set_language']);
     expect(turn.signal?.aborted).toBe(false);
     entry.release();
     await conversation.settled();

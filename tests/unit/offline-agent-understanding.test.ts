@@ -170,21 +170,19 @@ describe('a summary card', () => {
     expect(heard.said).toBe(`All right. ${HINT}`);
   });
 
-  it('taps “Change my details” for "change my details": the details wait for a yes again', async () => {
+  it('goes back by “Change my details” for "change my details" (the engine\'s go_back): the details wait for a yes again', async () => {
     const loop = await clinicSummary();
     const heard = await after(loop, 'change my details');
-    expect(loop.taps).toEqual(['edit']);
-    expect(heard.calls).toEqual([]);
+    expect(heard.calls).toEqual(['go_back {"button":"edit"}']);
     expect(loop.view.state).toBe('identify');
     expect(loop.view.pending).toEqual(['full_name', 'date_of_birth']);
     expect(heard.said).toBe('I have Maria Garcia, born March 5, 1984. Is that right?');
   });
 
-  it('taps “Change my details” for "no, my date of birth is wrong", and asks for the date of birth', async () => {
+  it('goes back by “Change my details” for "no, my date of birth is wrong", and asks for the date of birth', async () => {
     const loop = await clinicSummary();
     const heard = await after(loop, 'no, my date of birth is wrong');
-    expect(loop.taps).toEqual(['edit']);
-    expect(heard.calls).toEqual(['reject_date_of_birth {}']);
+    expect(heard.calls).toEqual(['go_back {"button":"edit"}', 'reject_date_of_birth {}']);
     expect(loop.view.values).toEqual({ full_name: 'Maria Garcia', visit_reason: 'walk_in' });
     expect(heard.said).toBe("Sorry about that. What's your date of birth?");
   });

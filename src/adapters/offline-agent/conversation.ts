@@ -1,8 +1,9 @@
 // Reading the chat history: which kind of turn is asked for (the state was just entered, the
 // visitor spoke, or the agent's tool calls came back), what the visitor said, and the results.
 
+import { GO_BACK } from '../../engine/language/flow.ts';
 import { MAX_TEXT_CHARS } from '../../engine/language/limits.ts';
-import { TAPPED_NOTE, type ChatMessage } from '../../ports/language-model.ts';
+import type { ChatMessage } from '../../ports/language-model.ts';
 
 export type TurnKind = 'entry' | 'reply' | 'results';
 
@@ -25,7 +26,7 @@ export interface Conversation {
    * agent's one round of tool calls acting on them), which may hold more than that step took.
    */
   carried: string | undefined;
-  /** in an entry turn: the step was entered by a tap the agent asked for at those words (going back) */
+  /** in an entry turn: the step was entered by the go_back the agent called at those words */
   tapped: boolean;
   /**
    * The answers to the agent's latest tool calls when nothing but them came since: in a results
@@ -95,8 +96,8 @@ export function readConversation(messages: readonly ChatMessage[], statePrompt: 
 /**
  * The visitor's message that led straight to the step whose first message comes after `last`:
  * nothing but engine notes, tool results and at most one round of the agent's silent tool calls
- * (or one silent reply that asked for a tap, noted by the kiosk) between them, so the words never
- * reach further than one step on; and whether that step was entered by the tap.
+ * between them, so the words never reach further than one step on; and whether that step was
+ * entered by going back (the round called go_back).
  */
 function wordsThatLedHere(messages: readonly ChatMessage[], last: number): { carried: string | undefined; tapped: boolean } {
   let rounds = 0;
@@ -104,10 +105,10 @@ function wordsThatLedHere(messages: readonly ChatMessage[], last: number): { car
   for (let i = last; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role === 'user') return { carried: words(m), tapped };
-    if (m.role === 'system' && m.content.startsWith(TAPPED_NOTE) && rounds === 0) tapped = true;
     if (m.role !== 'assistant') continue;
-    const silent = m.content.trim() === '' && (m.tool_calls?.length || tapped);
+    const silent = m.content.trim() === '' && m.tool_calls?.length;
     if (!silent || ++rounds > 1) break;
+    tapped = m.tool_calls!.some((c) => c.name === GO_BACK);
   }
   return { carried: undefined, tapped: false };
 }

@@ -1,14 +1,14 @@
 // Changes of mind: the visitor goes back a step, or changes an earlier answer, by saying so, as
-// the screen's own buttons allow. The assistant taps for them (a `ui_event`, which the kiosk makes
-// only when it goes back to a step of this visit): Back where the step has it, else the step's
-// button that changes things ("Change my details", "Change my reason"). The words come with it
-// and are read again at that step ("no wait, I meant Priya" chooses Priya there).
+// the screen's own buttons allow. The assistant calls the engine's go_back tool with the button
+// (which the engine takes only to a step this visit has shown): Back where the step has it, else
+// the step's button that changes things ("Change my details", "Change my reason"). The words come
+// with it and are read again at that step ("no wait, I meant Priya" chooses Priya there).
 
 import { foldPhrase } from '../../engine/runtime/words.ts';
 import { hearChoice } from './choices.ts';
 import { perLanguage, type Language } from './languages/language.ts';
 import { isQuestion } from './names.ts';
-import type { Screen } from './screen.ts';
+import { backButtonsOffered, type Screen } from './screen.ts';
 import { wantsChange } from './yes-no.ts';
 
 const backPhrases = perLanguage((lang: Language) => lang.talk.back.map((p) => ` ${foldPhrase(p)} `));
@@ -20,14 +20,15 @@ export function asksBack(said: string, lang: Language): boolean {
 }
 
 /**
- * The event to tap to go back from this step: `back` where the step has Back; else the step's own
- * button that changes things and no tool stands for, the one whose label the visitor names when
- * there are several. Undefined when the screen has no way back.
+ * The button to go back by from this step (go_back's `button`): `back` where the step has Back;
+ * else the step's own button that changes things, the one whose label the visitor names when
+ * there are several. Undefined when the engine offers no way back here.
  */
 export function wayBack(screen: Screen, said: string): string | undefined {
-  if (screen.canGoBack) return 'back';
+  const offered = backButtonsOffered(screen);
+  if (screen.canGoBack && offered.includes('back')) return 'back';
   const lang = screen.lang;
-  const buttons = (screen.artifact?.actions ?? []).filter((a) => a.tool === undefined && (wantsChange(a.event) || wantsChange(a.label, lang)));
+  const buttons = (screen.artifact?.actions ?? []).filter((a) => offered.includes(a.event) && a.event !== 'back' && (wantsChange(a.event) || wantsChange(a.label, lang)));
   if (buttons.length <= 1) return buttons[0]?.event;
   const named = hearChoice(said, buttons.map((b) => ({ value: b.event, names: [], phrases: [b.label] })), lang).chosen?.value;
   return typeof named === 'string' ? named : buttons[0]!.event;

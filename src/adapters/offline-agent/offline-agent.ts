@@ -96,7 +96,7 @@ function takeKept(screen: Screen, messages: readonly ChatMessage[]): TurnPlan | 
 }
 
 /**
- * Back at an earlier step by a tap the agent made at the visitor's words ("no wait, I meant
+ * Back at an earlier step by the go_back the agent called at the visitor's words ("no wait, I meant
  * Priya"): the words read again here, as if said at this step, when they do something here.
  */
 function takenBack(screen: Screen, convo: Conversation): TurnPlan | undefined {
@@ -197,7 +197,6 @@ export class OfflineAgent implements LanguageModel {
       if (request.signal?.aborted) return;
       yield { type: 'text', delta };
     }
-    if (plan.tap !== undefined && !request.signal?.aborted) yield { type: 'ui_event', event: plan.tap };
     for (const [field, value] of Object.entries(plan.formValues ?? {})) {
       if (request.signal?.aborted) return;
       yield { type: 'form_value', field, value };

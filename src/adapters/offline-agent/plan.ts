@@ -1,5 +1,5 @@
 // What the offline agent does in one turn (a TurnPlan): words for the caption, then tool calls,
-// values for the form, or a button to tap for the visitor; and the two ways of making one.
+// values for the form; and the two ways of making one.
 
 import type { PlannedCall } from './fill.ts';
 import { join } from './replies.ts';
@@ -10,8 +10,6 @@ export interface TurnPlan {
   calls: PlannedCall[];
   /** values heard for fields of the form that no tool can take yet, to put in the form */
   formValues?: Record<string, string>;
-  /** a button of the screen to tap for the visitor, who asked to go back (going-back.ts) */
-  tap?: string;
 }
 
 /** A plan that says the parts (those not empty) and calls nothing. */

@@ -4,6 +4,7 @@
 // (talk.ts), a change of mind that goes back a step (going-back.ts), words kept for later
 // (kept.ts), or, failing all, a plain "Sorry, I didn't catch that" and the step's question.
 
+import { GO_BACK } from '../../engine/language/flow.ts';
 import { displayValue } from '../../engine/language/interpolate.ts';
 import { isBlank } from '../../engine/language/values.ts';
 import { hearChoice } from './choices.ts';
@@ -130,7 +131,7 @@ function talkBack(screen: Screen, said: string): TurnPlan | undefined {
 
 /** Options for a reply turn. */
 export interface ReplyOptions {
-  /** the agent may tap a way back for the visitor (not when reading words it already went back with) */
+  /** the agent may go back for the visitor (not when reading words it already went back with) */
   mayGoBack: boolean;
 }
 
@@ -179,7 +180,7 @@ export function replyTurn(screen: Screen, convo: Conversation, options: ReplyOpt
   }
   // A change of mind: back a step, with the words, where the screen has a way back.
   const back = options.mayGoBack && !waitingAnything(screen) && goesBack(screen, said, fix) ? wayBack(screen, said) : undefined;
-  if (back !== undefined) return { say: '', calls: [], tap: back };
+  if (back !== undefined) return call({ tool: GO_BACK, args: { button: back } });
   const plain = intent === null ? undefined : answeredPlainTool(screen, intent);
   if (plain) return call(plain);
   const change = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;

@@ -366,6 +366,12 @@ export const CONFIRM_ACTION = 'confirm_action';
 /** The generated tool that changes the visit's language, in every state of a flow of several. */
 export const SET_LANGUAGE = 'set_language';
 export const REJECT_ACTION = 'reject_action';
+/**
+ * The generated tool by which a visitor's words go back, as the step's Back or its change buttons
+ * would ("actually, I'm here for a prescription"): offered where the step has such a button, and
+ * taken only to a step this visit has shown (see backButtons in touch.ts).
+ */
+export const GO_BACK = 'go_back';
 
 /**
  * The definition of a tool as seen from a state: its own first, then the flow's, then (as
