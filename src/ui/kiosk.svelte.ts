@@ -299,6 +299,9 @@ export class Kiosk {
 
   action(event: string): void {
     if (event === 'start_over') return this.startOver();
+    // A second tap while the first one's action runs (a double tap on "Find my appointment") acts
+    // no more, even if it came before the button could grey (issue 30 point 2).
+    if (this.step.busy) return;
     this.send({ type: 'ui_event', event });
   }
 
@@ -364,9 +367,21 @@ export class Kiosk {
   holdTap(e: Event): void {
     if (e.timeStamp >= this.heldUntil) return;
     // Only the buttons that act on the step are held (data-held); Start over, Change and typing are not.
-    if (!(e.target instanceof Element) || !e.target.closest('button[data-held]')) return;
+    const button = e.target instanceof Element ? e.target.closest<HTMLElement>('button[data-held]') : null;
+    if (!button) return;
     e.stopPropagation();
     e.preventDefault();
+    this.tapSeen(button);
+  }
+
+  /**
+   * A tap dropped while the screen settled shows it was seen: the button gives a short pulse
+   * (data-tap-seen, kiosk.css) until the hold is over, so the visitor knows to tap again.
+   */
+  private tapSeen(button: HTMLElement): void {
+    button.dataset['tapSeen'] = '';
+    (this.parts.mark ?? browserMark)('vk:tap-held');
+    this.timers.schedule(Math.max(0, this.heldUntil - performance.now()) + 300, () => delete button.dataset['tapSeen']);
   }
 
   /** Drops the visitor's data: the visit, the step, and storage (the kiosk's life has stopped its timers). */
