@@ -142,5 +142,5 @@ test('in Arabic: choices by their label and a typed date, and for a name the pla
   await expectStep(page, 'reason');
   await type(page, box, 'نتائج التحاليل', true);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  await expect(page.getByRole('region', { name: 'ما أخبرتنا به' }).locator('dd').last()).toHaveText('نتائج التحاليل');
+  await expect(page.getByRole('region', { name: 'يُرجى تذكّر' }).locator('dd').last()).toHaveText('نتائج التحاليل');
 });
