@@ -21,6 +21,7 @@ import { browserTimers, type Timers } from '../ports/timers.ts';
 import { sweepBrowserStores } from '../pwa/privacy-sweep.ts';
 import { kioskLife, lifeView, sameView, type LifeEvent, type LifeView, type Phase } from './kiosk-life.ts';
 import { KioskVoice, browserMark } from './kiosk-voice.svelte.ts';
+import { dropHeldTap } from './tap-hold.ts';
 import type { KioskParts } from './kiosk-parts.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
 import { clearVisitorStorage } from './device-settings.ts';
@@ -358,30 +359,9 @@ export class Kiosk {
     this.visit?.ui(event);
   }
 
-  /**
-   * Drops a click on a button that acts on the step (marked data-held, and disabled while the
-   * screen settles) made while the screen was settling, before the button sees it. It goes by
-   * when the finger touched (the event's timeStamp), not by when a busy page got round to it: by
-   * then the hold may have ended and the tap would act on the new screen.
-   */
+  /** A click made while the screen settles, on a button that acts on the step, is dropped and shown as seen (tap-hold.ts). */
   holdTap(e: Event): void {
-    if (e.timeStamp >= this.heldUntil) return;
-    // Only the buttons that act on the step are held (data-held); Start over, Change and typing are not.
-    const button = e.target instanceof Element ? e.target.closest<HTMLElement>('button[data-held]') : null;
-    if (!button) return;
-    e.stopPropagation();
-    e.preventDefault();
-    this.tapSeen(button);
-  }
-
-  /**
-   * A tap dropped while the screen settled shows it was seen: the button gives a short pulse
-   * (data-tap-seen, kiosk.css) until the hold is over, so the visitor knows to tap again.
-   */
-  private tapSeen(button: HTMLElement): void {
-    button.dataset['tapSeen'] = '';
-    (this.parts.mark ?? browserMark)('vk:tap-held');
-    this.timers.schedule(Math.max(0, this.heldUntil - performance.now()) + 300, () => delete button.dataset['tapSeen']);
+    dropHeldTap(e, this.heldUntil, this.parts.mark ?? browserMark, this.timers);
   }
 
   /** Drops the visitor's data: the visit, the step, and storage (the kiosk's life has stopped its timers). */
