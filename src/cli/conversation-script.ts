@@ -7,6 +7,7 @@ import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { didYouMean, type Diagnostic, type DiagnosticCode } from '../engine/language/diagnostics.ts';
 import { todayUse } from '../engine/language/check-guards.ts';
 import { END, ERROR } from '../engine/language/flow.ts';
+import { own } from '../engine/language/records.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { readFlowSource } from '../engine/language/source.ts';
 import { isRealDate } from '../engine/language/values.ts';
@@ -50,6 +51,7 @@ export function parseScript(text: string, file: string): { script: Script } | { 
     return { diagnostics: problems };
   }
   const steps = readSteps(stepsNode, false, ctx);
+  const releaseRefs = steps.flatMap((s): FlowRef[] => (s.kind === 'release' ? [{ kind: 'tool', name: s.tool, line: s.line, col: s.col }] : []));
   if (problems.length) return { diagnostics: problems };
   return {
     script: {
@@ -59,6 +61,7 @@ export function parseScript(text: string, file: string): { script: Script } | { 
       ...(typeof today === 'string' ? { today } : {}),
       answers,
       answerRefs,
+      releaseRefs,
       steps,
     },
   };
@@ -86,9 +89,16 @@ export function checkNames(script: Script, loaded: LoadedFlow): Diagnostic[] {
       out.push({ file: script.file, line, col, severity: 'error', code: 'unknown-tool', message: `"${name}" is not a tool of the flow with an http effect${didYouMean(name, [...withHttp])}` });
     }
   }
+  for (const { name, line, col } of script.releaseRefs) {
+    const held = (own(script.answers, name) ?? []).some((a) => a.hold);
+    if (!held) {
+      const holding = Object.keys(script.answers).filter((tool) => script.answers[tool]!.some((a) => a.hold));
+      out.push({ file: script.file, line, col, severity: 'error', code: 'unknown-tool', message: `"${name}" has no answer held (hold: true) in answers, so there is nothing to release${didYouMean(name, holding)}` });
+    }
+  }
   const asksToday = script.today === undefined ? todayUse(loaded.flow) : undefined;
   if (asksToday) {
-    const message = `the flow compares with today (in state "${asksToday}"), so the test must say which day it runs on: add today: 2025-06-14 (any YYYY-MM-DD) at the top`;
+    const message = `the flow reads today's date (${asksToday}), so the test must say which day it runs on: add today: 2025-06-14 (any YYYY-MM-DD) at the top`;
     out.push({ file: script.file, line: 1, col: 1, severity: 'error', code: 'missing-key', message });
   }
   for (const step of script.steps) {
@@ -123,11 +133,15 @@ function readAnswers(node: unknown, ctx: ReadContext): { answers: Record<string,
     for (const item of pair.value.items) {
       const value = isMap(item) ? (item.toJSON() as Record<string, unknown>) : null;
       const line = ctx.at(item).line;
-      const extra = value ? Object.keys(value).filter((k) => !['status', 'body', 'timeout'].includes(k)) : [];
-      if (value && extra.length) ctx.problem(item, `unknown key "${extra[0]}"${didYouMean(extra[0]!, ['status', 'body', 'timeout'])}; ${shape}`, 'unknown-key');
-      else if (value && value['timeout'] === true && Object.keys(value).length === 1) list.push({ timeout: true, line });
+      const keys = ['status', 'body', 'timeout', 'hold'];
+      const extra = value ? Object.keys(value).filter((k) => !keys.includes(k)) : [];
+      const hold = value?.['hold'] === true ? { hold: true as const } : {};
+      const rest = value ? Object.keys(value).filter((k) => k !== 'hold') : [];
+      if (value && extra.length) ctx.problem(item, `unknown key "${extra[0]}"${didYouMean(extra[0]!, keys)}; ${shape}`, 'unknown-key');
+      else if (value && value['hold'] !== undefined && value['hold'] !== true) ctx.problem(item, 'hold: true holds the answer until a release step gives it; leave hold out to answer at once', 'wrong-type');
+      else if (value && value['timeout'] === true && rest.length === 1) list.push({ timeout: true, line, ...hold });
       else if (value && Number.isInteger(value['status']) && (value['status'] as number) >= 100 && (value['status'] as number) <= 599 && value['timeout'] === undefined) {
-        list.push({ status: value['status'] as number, ...(Object.hasOwn(value, 'body') ? { body: value['body'] } : {}), line });
+        list.push({ status: value['status'] as number, ...(Object.hasOwn(value, 'body') ? { body: value['body'] } : {}), line, ...hold });
       } else ctx.problem(item, `${shape} (a status is 100 to 599)`, 'wrong-type');
     }
     answers[tool] = list;

@@ -15,6 +15,8 @@ export interface Observed {
   flowState: FlowStateMessage | null;
   /** the tools offered to the LLM now, as it gets them */
   toolSpecs: readonly ToolSpec[];
+  /** the end screen's list of what the visitor takes away, as it stands now (shown-values.ts, takeAwayLines) */
+  given: readonly { label: string; value: unknown }[];
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === new Set(a).size;
@@ -52,7 +54,15 @@ export function compare(ex: Expectation, o: Observed): string[] {
   if (ex.requests) diffs.push(...matchRequests(ex.requests, o.window));
   if (ex.system_prompt) diffs.push(...explain(match(ex.system_prompt, o.flowState?.agent.system_prompt), 'system_prompt', 2000));
   for (const [tool, p] of ex.tool_schema ?? []) diffs.push(...matchSchema(tool, p, o));
+  if (ex.given) diffs.push(...matchGiven(ex.given, o.given));
   return diffs;
+}
+
+/** `given`: the end screen's lines are exactly these, in order. */
+function matchGiven(items: readonly Pattern[], lines: Observed['given']): string[] {
+  const shown = lines.map((l) => `${l.label}: ${String(l.value)}`).join('; ');
+  if (items.length !== lines.length) return [`given: the end screen lists ${lines.length} line(s) ([${shown}]), expected ${items.length}`];
+  return items.flatMap((p, i) => explain(match(p, { label: lines[i]!.label, value: lines[i]!.value }), `given[${i}]`));
 }
 
 /** `messages`: each item matches a later message than the one before it; [] means no message. */

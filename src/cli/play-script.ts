@@ -6,22 +6,20 @@
 import { noonOf } from '../engine/language/dates.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
-import type { ActionDoneInput, EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/runtime/messages.ts';
+import type { EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/runtime/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';
 import { formatDiagnostic } from '../engine/language/diagnostics.ts';
 import { checkNames, parseScript } from './conversation-script.ts';
 import { compare } from './expectations.ts';
-import type { CannedAnswer, Script, Step } from './script-types.ts';
+import { takeAwayLines } from '../engine/runtime/shown-values.ts';
+import { CannedAnswers } from './canned-answers.ts';
+import type { Script, Step } from './script-types.ts';
+import { uiProblem } from './ui-offered.ts';
 
 /** How a script came out: passed (with its number of steps), failed (what differed), or invalid (why it cannot run). */
 export type Outcome = { status: 'passed'; steps: number } | { status: 'failed'; message: string } | { status: 'invalid'; message: string };
 
-/** A canned answer as the kiosk's server would report it to the engine. */
-export function cannedDone(actionId: string, answer: CannedAnswer): ActionDoneInput {
-  if ('timeout' in answer) return { type: 'action_done', action_id: actionId, ok: false, error: 'timeout: the service did not answer in time' };
-  if (answer.status >= 200 && answer.status < 300) return { type: 'action_done', action_id: actionId, ok: true, data: answer.body ?? null };
-  return { type: 'action_done', action_id: actionId, ok: false, error: `http: the service answered ${answer.status}`, status: answer.status };
-}
+export { cannedDone } from './canned-answers.ts';
 
 /** Plays a script's steps against a new engine on a virtual clock, checking each expect; passed, or failed at the first that does not hold. */
 export function play(script: Script, loaded: LoadedFlow, heard?: (messages: readonly EngineMessage[]) => void): Outcome {
@@ -31,23 +29,28 @@ export function play(script: Script, loaded: LoadedFlow, heard?: (messages: read
   const engine = new FlowEngine(loaded, clock);
   let window: EngineMessage[] = [];
   let flowState: FlowStateMessage | null = null;
-  const answers = new Map(Object.entries(script.answers).map(([tool, list]) => [tool, [...list]]));
+  const service = new CannedAnswers(script.answers);
   let failure: EngineErrorMessage | null = null;
   const record = (ms: EngineMessage[]) => {
     heard?.(ms);
     for (const m of ms) if (m.type === 'flow_state') flowState = m;
     failure ??= ms.find((m): m is EngineErrorMessage => m.type === 'engine_error') ?? null;
     window.push(...ms);
-    // Each request gets its tool's next canned answer at once; without one it stays unanswered.
+    // Each request gets its tool's next canned answer at once (or when a `release` step gives a
+    // held one); without one it stays unanswered.
     for (const m of ms) {
-      if (m.type !== 'action_run') continue;
-      const answer = answers.get(m.tool)?.shift();
-      if (answer) record(engine.send(cannedDone(m.action_id, answer)));
+      const done = m.type === 'action_run' ? service.answer(m) : undefined;
+      if (done) record(engine.send(done));
     }
   };
   /** A step the engine failed on fails the test, whatever its expectations say: it is a bug. */
   const failed = (where: string): Outcome | null =>
     failure && { status: 'failed', message: `${where}: the flow engine failed in state "${failure.state}": ${failure.message} (a bug in the engine; please report it)` };
+  /** A ui step the screen could not send now, said with the reason; the kiosk never sends it. */
+  const refusedTap = (step: Step): string | undefined => {
+    const problem = step.kind === 'ui' ? uiProblem(step, engine.view, flowState) : undefined;
+    return problem && `ui ${step.kind === 'ui' ? step.event : ''} refused: ${problem}`;
+  };
   record(engine.start());
   const atStart = failed(`${file}:1`);
   if (atStart) return atStart;
@@ -63,21 +66,34 @@ export function play(script: Script, loaded: LoadedFlow, heard?: (messages: read
         // The visitor chose another language on the screen.
         record(engine.setLanguage(step.language));
         break;
-      case 'together':
+      case 'together': {
+        const refused = step.steps.map((inner) => refusedTap(inner)).find((r) => r !== undefined);
+        if (refused) return { status: 'failed', message: `${file}:${step.line}: ${refused}` };
         record(engine.send(step.steps.map((inner) => toInput(inner, engine.view.epoch))));
         break;
+      }
+      case 'release': {
+        const done = service.release(step.tool);
+        if (!done) return { status: 'failed', message: `${file}:${step.line}: release failed: no request of ${step.tool} waits for its held answer (each held answer is given to one request, once)` };
+        record(engine.send(done));
+        break;
+      }
       case 'expect': {
         const view = engine.view;
-        const toolSpecs = view.ended ? [] : (engine.loaded.catalog.toolSpecs.get(view.state) ?? []);
-        const differences = compare(step.expect, { view, window, flowState, toolSpecs });
+        const toolSpecs = view.ended ? [] : (engine.loaded.catalog.toolSpecs.get(view.state) ?? []).filter((t) => view.tools.includes(t.function.name));
+        const given = takeAwayLines(engine.loaded.flow, engine.loaded.catalog, view.values);
+        const differences = compare(step.expect, { view, window, flowState, toolSpecs, given });
         if (differences.length) {
           return { status: 'failed', message: differences.map((d) => `${file}:${step.line}: expect failed: ${d}`).join('\n') };
         }
         window = [];
         break;
       }
-      default:
+      default: {
+        const refused = refusedTap(step);
+        if (refused) return { status: 'failed', message: `${file}:${step.line}: ${refused}` };
         record(engine.send(toInput(step, engine.view.epoch)));
+      }
     }
     const broke = failed(`${file}:${step.line}`);
     if (broke) return broke;

@@ -22,6 +22,7 @@ export const EXPECT_KEYS = [
   'system_prompt',
   'tool_schema',
   'requests',
+  'given',
 ] as const;
 
 type MessageOf<T extends EngineMessageType> = Extract<EngineMessage, { type: T }>;
@@ -115,6 +116,11 @@ export function readExpectation(node: YAMLMap, ctx: ReadContext): { expect: Expe
         if (list) ex.requests = list;
         break;
       }
+      case 'given': {
+        const list = readGiven(value, ctx);
+        if (list) ex.given = list;
+        break;
+      }
       case 'tool_schema': {
         const fields = readToolSchema(value, ctx, (name, at) => ref('tool', name, at));
         if (fields) ex.tool_schema = fields;
@@ -194,6 +200,26 @@ function mapping(node: unknown, key: string, ctx: ReadContext, onName: (name: st
     else ok = false;
   }
   return ok ? out : undefined;
+}
+
+/** `given`: the end screen's lines, each a mapping of its `label` and `value` to match. */
+function readGiven(node: unknown, ctx: ReadContext): Pattern[] | undefined {
+  const shape = '"given" is the end screen\'s list of what the visitor gave, in order: - { label: Name, value: Maria Garcia }';
+  if (!isSeq(node)) {
+    ctx.problem(node, shape, 'wrong-type');
+    return undefined;
+  }
+  const out: Pattern[] = [];
+  for (const item of node.items) {
+    const keys = isMap(item) ? item.items.map((p) => (isScalar(p.key) ? String(p.key.value) : '')) : [];
+    const extra = keys.find((k) => k !== 'label' && k !== 'value');
+    if (!isMap(item)) ctx.problem(item, shape, 'wrong-type');
+    else if (extra !== undefined) ctx.problem(item.get(extra, true) ?? item, `a line of the end screen has a label and a value, not "${extra}"${didYouMean(extra, ['label', 'value'])}`, 'unknown-key');
+    const pattern = isMap(item) && extra === undefined ? readPattern(item, ctx) : undefined;
+    if (!pattern || pattern.op !== 'fields') return undefined;
+    out.push(pattern);
+  }
+  return out;
 }
 
 /** `requests`: action_run messages without their type, fields limited to what a request is. */

@@ -12,6 +12,7 @@ const STEP_KEYS: Record<string, readonly string[]> = {
   ui: ['ui', 'values', 'variable', 'variables', 'value', 'selected_id'],
   wait: ['wait'],
   language: ['language'],
+  release: ['release'],
   together: ['together'],
   expect: ['expect'],
 };
@@ -93,6 +94,9 @@ function readStep(kind: string, map: YAMLMap, ctx: ReadContext): Step | undefine
     case 'language':
       if (typeof obj['language'] !== 'string') problem(map, '"language" is a language tag of the flow, such as de-DE', 'wrong-type');
       return { kind, language: String(obj['language']), line };
+    case 'release':
+      if (typeof obj['release'] !== 'string') problem(map, '"release" names the tool whose held answer is given now (release: check_in)', 'wrong-type');
+      return { kind, tool: String(obj['release']), line, col: ctx.at(map.get('release', true) ?? map).col };
     case 'together': {
       const inner = map.get('together', true);
       if (!isSeq(inner)) {

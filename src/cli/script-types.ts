@@ -14,6 +14,8 @@ export type Step =
   | { kind: 'ui'; event: string; values?: Record<string, unknown>; variable?: string; variables?: string[]; value?: unknown; selectedId?: string; line: number }
   | { kind: 'wait'; seconds: number; line: number }
   | { kind: 'language'; language: string; line: number }
+  /** the answer held for the tool's oldest request that waits is given now */
+  | { kind: 'release'; tool: string; line: number; col: number }
   | { kind: 'together'; steps: Step[]; line: number }
   | { kind: 'expect'; expect: Expectation; refs: FlowRef[]; line: number };
 
@@ -41,10 +43,15 @@ export interface Expectation {
   tool_schema?: Array<[string, Pattern]>;
   /** the HTTP requests (`action_run`) since the previous expect: exactly these, in order */
   requests?: MessageExpectation[];
+  /** the end screen's list of what the visitor gave (label and value as the visitor reads them): exactly these lines, in order */
+  given?: Pattern[];
 }
 
-/** What a tool's HTTP effect gets in a test instead of a real call: a status and JSON, or no answer in time. */
-export type CannedAnswer = { status: number; body?: unknown; line: number } | { timeout: true; line: number };
+/**
+ * What a tool's HTTP effect gets in a test instead of a real call: a status and JSON, or no answer
+ * in time; with `hold`, it is held until a `release` step gives it (an action in flight meanwhile).
+ */
+export type CannedAnswer = ({ status: number; body?: unknown } | { timeout: true }) & { line: number; hold?: true };
 
 /** A name in an expectation that the flow must have: checked once the flow is loaded. */
 export interface FlowRef {
@@ -64,6 +71,8 @@ export interface Script {
   answers: Record<string, CannedAnswer[]>;
   /** where each tool of `answers` is written, for naming an unknown one */
   answerRefs: FlowRef[];
+  /** where each `release` step names its tool, for naming one with no answer held */
+  releaseRefs: FlowRef[];
   steps: Step[];
 }
 

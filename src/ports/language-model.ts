@@ -27,6 +27,8 @@ export interface SceneHint {
   pending: readonly string[];
   /** the summary of an action waiting for the visitor's yes, if any */
   pendingAction?: string;
+  /** the tools whose action is running for this step (sent, its answer not yet in) */
+  running?: readonly string[];
   /** index in `messages` of the first message of the current step (after its state entry) */
   stepStart?: number;
 }

@@ -15,6 +15,7 @@ import type { ActionDoneInput, EngineInput, EngineMessage } from '../engine/runt
 import { VirtualClock } from '../ports/clock.ts';
 import { cannedDone, letTimePass, runScriptText } from '../cli/play-script.ts';
 import type { CannedAnswer } from '../cli/script-types.ts';
+import type { PreviewAnswer } from './preview-link.ts';
 import type { PreviewInput } from './preview-link.ts';
 
 /** A visit the preview showed, as the studio heard it. */
@@ -29,7 +30,7 @@ export interface RecordedVisit {
 export type KeptTest = { text: string } | { problem: string };
 
 type StepData = Record<string, unknown>;
-type Answer = Omit<CannedAnswer, 'line'>;
+type Answer = PreviewAnswer;
 
 /** An action's answer as a test writes it (`answers:`), from what the engine was told. */
 function answerOf(done: ActionDoneInput): Answer {

@@ -7,7 +7,7 @@ import type { EngineInput } from '../engine/runtime/messages.ts';
 import type { CannedAnswer } from '../cli/script-types.ts';
 
 /** An answer the studio gives for a tool's action in the preview (the kiosk's server is not asked). */
-export type PreviewAnswer = Omit<CannedAnswer, 'line'>;
+export type PreviewAnswer = CannedAnswer extends infer A ? (A extends unknown ? Omit<A, 'line' | 'hold'> : never) : never;
 
 /** What the preview runs. */
 export interface PreviewRun {

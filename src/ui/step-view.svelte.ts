@@ -256,8 +256,14 @@ export class StepView {
     switch (m.reason) {
       case 'pending_confirmation':
         return { near, text: words('blocked.pending', { fields }) };
-      case 'not_captured':
+      case 'not_captured': {
+        // A box to tick (a consent) is asked for by its own words, in the visit's language.
+        const boxes = (this.screen?.artifact?.fields ?? []).filter((f) => f.type === 'checkbox' && own(m.variables, f.id) !== undefined);
+        if (boxes.length > 0 && boxes.length === names.length) {
+          return { near: boxes[0]!.id, text: words('blocked.tick', { fields: listed(boxes.map((f) => f.label), this.screen?.language ?? 'en') }) };
+        }
         return { near, text: words('blocked.missing', { fields }) };
+      }
       case 'invalid_input': {
         // Each value that broke a rule of its field is told so beside it, in the flow's words or the kiosk's.
         const broken = Object.entries(m.problems ?? {});

@@ -273,6 +273,7 @@ export class Conversation {
       pending: view.pending,
       stepStart: this.stepStart + 1, // the system prompt comes first
       ...(view.pendingAction ? { pendingAction: view.pendingAction.summary } : {}),
+      ...(view.running.length ? { running: view.running } : {}),
     };
   }
 
@@ -313,9 +314,12 @@ export class Conversation {
   private request(history: readonly ChatMessage[]): Omit<TurnRequest, 'signal'> {
     const scene = this.sceneHint();
     const constraint = this.scene?.agent.response_constraint;
+    // A tool whose action is running for this step, or a write done in it, is not offered again (FlowEngine.view.tools).
+    const view = this.engine.view;
+    const tools = view.ended ? this.tools : this.tools.filter((t) => view.tools.includes(t.function.name));
     return {
       messages: [{ role: 'system', content: this.systemPrompt }, ...history],
-      tools: this.tools,
+      tools,
       ...(scene ? { scene } : {}),
       ...(constraint ? { responseConstraint: constraint } : {}),
     };

@@ -68,3 +68,42 @@ test('leaving a field says at once what is wrong with it, in the visit language,
   await input(page, 'Buchungsnummer').press('Tab');
   await expect(fieldBlock(page, 'booking_ref').getByRole('alert')).toHaveCount(0);
 });
+
+const CONSENT = `
+vfdl: 1
+id: hotel_rules
+title: Hotel check-in
+language: en-US
+languages: [en-US, de-DE]
+states:
+  rules:
+    ui:
+      artifact_type: form
+      title: { en: Check in, de: Einchecken }
+      fields:
+        - { id: booking_ref, label: { en: Booking reference, de: Buchungsnummer }, required: true, case: upper, pattern: "^[A-Z]{2}[0-9]{4}$" }
+        - { id: terms_accepted, type: checkbox, label: { en: I accept the house rules, de: Ich akzeptiere die Hausordnung }, required: true }
+    agent: { prompt: Ask for the booking reference and the house rules. }
+    transitions:
+      on_ui_event: { form_submit: welcome }
+  welcome:
+    ui: { artifact_type: card, title: { en: Welcome, de: Willkommen }, actions: [ { event: done, label: { en: Done, de: Fertig } } ] }
+    transitions: { on_ui_event: { done: __end__ } }
+`;
+
+test('a booking code is written in capitals as it is typed, and an unticked required box holds the step, said in the visit language (issue 30)', async ({ page }) => {
+  const consent = `${TEST_FLOWS}/hotel-rules.yaml`;
+  await serveFlow(page, consent, CONSENT);
+  await startVisit(page, { flow: consent });
+  await page.getByRole('button', { name: 'Language: English' }).click();
+  await page.getByRole('dialog', { name: 'Language' }).getByRole('button', { name: 'Deutsch' }).click();
+  await expect(page.getByRole('heading', { name: 'Einchecken' })).toBeVisible();
+  await input(page, 'Buchungsnummer').pressSequentially('hv4821');
+  await expect(input(page, 'Buchungsnummer')).toHaveValue('HV4821');
+  await page.getByRole('button', { name: 'Weiter' }).click();
+  await expect(fieldBlock(page, 'terms_accepted').getByRole('alert')).toHaveText('Bitte kreuzen Sie „Ich akzeptiere die Hausordnung“ an, um fortzufahren.');
+  await expectStep(page, 'rules');
+  await page.getByRole('checkbox', { name: 'Ich akzeptiere die Hausordnung' }).check();
+  await page.getByRole('button', { name: 'Weiter' }).click();
+  await expectStep(page, 'welcome');
+});

@@ -74,6 +74,6 @@ describe('a failing handler', () => {
       throw new Error('after the end');
     });
     expect((await send(url, '/api/status')).body).toBe('done');
-    await expect.poll(() => logs).toHaveLength(1);
+    await expect.poll(() => logs, { timeout: 30_000 }).toHaveLength(1);
   });
 });

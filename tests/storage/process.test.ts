@@ -82,7 +82,7 @@ describe(`the kiosk's server killed and started again (${BACK_END})`, () => {
   it('answers an action id sent again with the first answer, and keeps the PIN lock and the counts', { timeout: 180_000 }, async () => {
     const first = await startKiosk();
     const where = place.settings.kind === 'pglite' ? `PGlite in ${place.settings.dataDir}` : 'PostgreSQL at ';
-    await expect.poll(() => first.banner()).toContain(`memory          ${where}`);
+    await expect.poll(() => first.banner(), { timeout: 60_000 }).toContain(`memory          ${where}`);
     const answer = await postAction(first.url, 'visit-9f2c:check_in');
     expect(answer).toMatchObject({ status: 200, body: { ok: true, status: 201, data: { queue_number: 4, doctor: 'Dr. Lindqvist' } } });
     for (let i = 0; i < 4; i++) expect((await tryPin(first.url, `99999${i}`)).status).toBe(403);

@@ -121,6 +121,7 @@ const field = shape<Field>({
   min: optional((v, path) => (typeof v === 'string' ? str(v, path) : num(v, path))),
   max: optional((v, path) => (typeof v === 'string' ? str(v, path) : num(v, path))),
   message: optional(str),
+  case: optional(oneOf<'upper' | 'lower'>({ upper: true, lower: true })),
   at: sourcePath,
 });
 
@@ -130,7 +131,7 @@ const artifact = shape<Artifact>({
   title: optional(str),
   text: optional(str),
   fields: arrayOf(field),
-  submitLabel: str,
+  submitLabel: optional(str),
   options: arrayOf(choiceOption),
   variable: optional(str),
   actions: arrayOf(shape<UiAction>({ event: str, label: str, tool: optional(str) })),
@@ -228,6 +229,8 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
       user_refused: true,
       not_captured: true,
       no_pending_action: true,
+      action_running: true,
+      already_done: true,
     }),
     detail: str,
     field: optional(str),
@@ -235,7 +238,7 @@ const MESSAGES: { [K in EngineMessageType]: Check } = {
   tool_result: message('tool_result', { call_id: str, tool: str, ok: bool, content: recordOf(json) }),
   speech_cue: message('speech_cue', {
     text: str,
-    reason: oneOf<SpeechCueMessage['reason']>({ tool_handled: true, captured: true, confirm_capture: true, confirmed: true, action_pending: true, action_failed: true, too_long: true }),
+    reason: oneOf<SpeechCueMessage['reason']>({ tool_handled: true, captured: true, confirm_capture: true, confirmed: true, action_pending: true, action_failed: true, too_long: true, not_ticked: true, action_busy: true }),
   }),
   llm_turn: message('llm_turn', { epoch: int, reason: oneOf<LlmTurnMessage['reason']>({ state_entered: true, user_spoke: true }) }),
   action_pending: message('action_pending', { action_id: str, tool: str, summary: str, args: recordOf(json), expires_at: num, replaces: optional(str) }),

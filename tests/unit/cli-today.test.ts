@@ -50,7 +50,7 @@ describe('a test of a flow that compares with today', () => {
   it('is invalid without a day, and with one that is not a date', () => {
     const none = run('no-day.test.yaml', '');
     expect(none.code).toBe(2);
-    expect(none.out.join('\n')).toContain('no-day.test.yaml:1:1: error: the flow compares with today (in state "ask"), so the test must say which day it runs on: add today: 2025-06-14 (any YYYY-MM-DD) at the top [missing-key]');
+    expect(none.out.join('\n')).toContain('no-day.test.yaml:1:1: error: the flow reads today\'s date (in state "ask"), so the test must say which day it runs on: add today: 2025-06-14 (any YYYY-MM-DD) at the top [missing-key]');
     const bad = run('bad-day.test.yaml', 'today: 2025-02-30\n');
     expect(bad.code).toBe(2);
     expect(bad.out.join('\n')).toContain('bad-day.test.yaml:2:8: error: "today" is the day the test runs on, as YYYY-MM-DD');

@@ -93,7 +93,8 @@ describe('folders', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vfdl-folders-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, 'tests'));
-  writeFileSync(join(dir, 'flow.yaml'), `id: f\n${card}`);
+  // The card's button sends done (a ui step may send only what the screen offers).
+  writeFileSync(join(dir, 'flow.yaml'), `id: f\n${card.replace('title: Hi }', 'title: Hi, actions: [ { event: done, label: Done } ] }')}`);
   writeFileSync(join(dir, 'tests', 'done.test.yaml'), 'flow: ../flow.yaml\nsteps:\n  - ui: done\n  - expect: { ended: true }\n');
 
   function run(command: typeof runTests, paths: string[]): { code: number; out: string[]; err: string[] } {

@@ -92,6 +92,15 @@ describe('the flow drawing', () => {
     expect(identify.find((e) => e.to === 'identify')!.label).toBe('after 90 s (up to 2 times) or no (cleared)');
   });
 
+  it("draws a decision step's branches, each with its guard in words, taken on entering", () => {
+    const authored = flowOf(readFileSync('tests/fixtures/authoring/survey.yaml', 'utf8'));
+    const decided = flowDrawing(authored).edges.filter((e) => e.from === 'after_q3').map((e) => [e.to, e.label]);
+    expect(decided).toEqual([
+      ['q5', 'decided on entering, if q3 is no, sets q4 = skipped'],
+      ['q4', 'decided on entering, otherwise'],
+    ]);
+  });
+
   it('draws a flow with errors, naming a state it lacks', () => {
     const result = loadFlow(survey.replace('thanks ]\n      on_tool_call', 'thank ]\n      on_tool_call'), 'f.yaml');
     expect(result.loaded).toBeUndefined();

@@ -167,7 +167,7 @@ function resultsTurn(screen: Screen, outcomes: readonly ToolOutcome[]): TurnPlan
   const proposed = outcomes.find((o) => o.content['status'] === 'pending_confirmation');
   const summary = proposed?.content['summary'];
   if (typeof summary === 'string') return speak(actionQuestion(screen, summary));
-  if (has((c) => c['status'] === 'running')) return speak(say.oneMoment);
+  if (has((c) => c['status'] === 'running' || c['running'] === true)) return speak(say.oneMoment);
   const ack = ACKNOWLEDGEMENTS.find(([answered]) => has(answered))?.[1](say) ?? (screen.pending.length > 0 ? undefined : say.gotIt);
   // Nothing to ask while a confirmed action runs: the screen that comes next says how it went.
   if (has((c) => c['status'] === 'confirmed')) return speak(ack);

@@ -10,6 +10,7 @@ import { hearChoice } from './choices.ts';
 import { answeredPlainTool, type Refusal } from './fill.ts';
 import { fieldFor, flowTools, optionsFor, parameterCount, readParams, type ParamInfo, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/language/values.ts';
+import { kioskSentence } from '../../engine/runtime/kiosk-sentences.ts';
 import { humanize, normalizePhrase } from './text.ts';
 import { wantsChange } from './yes-no.ts';
 
@@ -182,7 +183,8 @@ function firstOpenParam(screen: Screen): ParamInfo | undefined {
 const CONSENT = /^(?:accept|agree|approve|consent)(?:_|$)/;
 
 /**
- * What to ask now: a pending action, the gate's question, the first empty field, the options,
+ * What to ask now: a pending action, the gate's question, the first empty field, a required box
+ * to tick, the options,
  * a voice-only parameter, or, with everything filled and a tool to go on, a read-back (or, where
  * going on means agreeing, "Do you agree?", to which a "no" is a no).
  */
@@ -192,6 +194,9 @@ export function nextQuestion(screen: Screen): string | undefined {
   if (gate) return gate;
   const field = firstEmptyField(screen);
   if (field) return fieldQuestion(screen, field);
+  // A required box not ticked is a consent not given: the step waits for the visitor's own tick.
+  const box = (screen.artifact?.fields ?? []).find((f) => f.type === 'checkbox' && f.required && screen.values[f.id] !== true);
+  if (box) return kioskSentence('tick_box', screen.tag, { fields: box.label });
   const choices = choiceLine(screen);
   if (choices) return choices;
   const param = firstOpenParam(screen);

@@ -198,5 +198,7 @@ export function replyTurn(screen: Screen, convo: Conversation, options: ReplyOpt
   // Words for a later question ("I have chest pain" at the name step): kept, and taken up there.
   if (worthKeeping(screen, said)) return speak(say.kept, ask);
   if (fix.correcting) return speak(say.cannotGoBack, ask);
+  // An action of this step is on its way (a check-in being sent): its answer comes by itself.
+  if (screen.running) return speak(say.oneMoment);
   return speak(waitingAnything(screen) ? say.yesOrNo : say.notCaught, ask);
 }

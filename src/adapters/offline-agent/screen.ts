@@ -34,6 +34,8 @@ export interface Screen {
   values: Readonly<Record<string, unknown>>;
   pending: readonly string[];
   pendingAction: string | undefined;
+  /** an action of this step is being sent: its answer comes by itself */
+  running: boolean;
   tools: readonly ToolSpec[];
   /** the tools offered only by the flow's `global` (flow_state.global_tools): ways out, never the step's way on */
   globalTools: readonly string[];
@@ -62,6 +64,7 @@ export function readScreen(request: TurnRequest, today: string): Screen {
     values: scene?.values ?? {},
     pending: scene?.pending ?? [],
     pendingAction: scene?.pendingAction,
+    running: (scene?.running?.length ?? 0) > 0,
     tools: request.tools,
     globalTools: state?.global_tools ?? [],
     globalButtons: state?.global_actions ?? [],

@@ -3,10 +3,11 @@
 
 import type { Branch, Condition, Guard, StateDef } from './flow.ts';
 
-/** Every branch of a state's own transitions and of its gate's on_confirm, in the order written. */
+/** Every branch of a state's own transitions, of its gate's on_confirm and of its decision, in the order written. */
 export function stateBranches(s: StateDef): Branch[] {
   const t = s.transitions;
   return [
+    ...(s.decide ?? []),
     ...Object.values(t.onUiEvent).flat(),
     ...Object.values(t.onToolCall).flat(),
     ...Object.values(t.onAction ?? {}).flatMap((o) => [...(o.done ?? []), ...(o.failed ?? [])]),

@@ -20,6 +20,7 @@ import {
   type ValueType,
 } from './flow.ts';
 import { stateBranches } from './branches.ts';
+import { isTodayText } from './dates.ts';
 import { hasRules } from './field-rules.ts';
 import { globalBranches, globalIn } from './global.ts';
 import { languageName } from './localize.ts';
@@ -62,6 +63,8 @@ export interface Catalog {
   choiceLabels: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** variable -> the form fields of it with rules for its value (every one holds, from any source) */
   fieldRules: ReadonlyMap<string, readonly Field[]>;
+  /** variable -> the case its form field asks its value in (`case: upper`), from any source */
+  fieldCase: ReadonlyMap<string, 'upper' | 'lower'>;
 }
 
 const FIELD_VALUE_TYPE: Record<FieldType, ValueType> = {
@@ -124,7 +127,7 @@ export function buildCatalog(flow: Flow): Catalog {
   }
   const addSets = (values: Readonly<Record<string, unknown>>, at: SourcePath) => {
     for (const [k, v] of Object.entries(values)) {
-      add(k, typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string', [...at, k]);
+      add(k, typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : isTodayText(v) ? 'date' : 'string', [...at, k]);
     }
   };
   for (const id of flow.stateOrder) {
@@ -165,10 +168,14 @@ export function buildCatalog(flow: Flow): Catalog {
     for (const f of ui?.fields ?? []) if (f.options) addLabels(f.id, f.options);
   }
   const fieldRules = new Map<string, Field[]>();
+  const fieldCase = new Map<string, 'upper' | 'lower'>();
   for (const id of flow.stateOrder) {
-    for (const f of flow.states[id]!.ui?.fields ?? []) if (hasRules(f)) fieldRules.set(f.id, [...(fieldRules.get(f.id) ?? []), f]);
+    for (const f of flow.states[id]!.ui?.fields ?? []) {
+      if (hasRules(f)) fieldRules.set(f.id, [...(fieldRules.get(f.id) ?? []), f]);
+      if (f.case && !fieldCase.has(f.id)) fieldCase.set(f.id, f.case);
+    }
   }
-  return { variables: vars, offered, toolSpecs, settable, choiceLabels, fieldRules };
+  return { variables: vars, offered, toolSpecs, settable, choiceLabels, fieldRules, fieldCase };
 }
 
 function generated(name: string, description: string): ToolSpec {

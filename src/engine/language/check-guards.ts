@@ -1,10 +1,11 @@
 // Meaning checks on guards and the branches they choose between: each condition names a variable
 // that exists and compares it with a value of its kind (a date with a date or today, a number with
-// a number, an enum with one of its choices, an age with a date variable), and a list of branches
+// a number, an enum with one of its choices, an age with a date variable; another variable's value,
+// `"{arrival_date}"`, of the same kind), and a list of branches
 // has no branch after an unguarded one and ends with one, so no visitor is stuck.
 
 import type { Catalog, VariableInfo } from './catalog.ts';
-import { COMPARABLE_TEXT, isTodayText } from './dates.ts';
+import { COMPARABLE_TEXT, isTodayText, referencedVariable, TODAY } from './dates.ts';
 import { didYouMean } from './diagnostics.ts';
 import { conditionsOf, stateBranches } from './branches.ts';
 import type { Branch, Condition, Flow, SourcePath } from './flow.ts';
@@ -51,6 +52,19 @@ function mismatch(v: VariableInfo, operator: string, value: unknown): string | u
   return `"${v.name}" is ${article(v.type)} ${v.type}, so it can never equal ${JSON.stringify(value)}: ${c.problem}${didYouMean(String(value), choices)}`;
 }
 
+const NUMBERS = new Set(['number', 'integer']);
+
+/**
+ * Why the variable `v` cannot be compared with the variable `w` (named as a value, `"{w}"`) under
+ * `operator`: a date with a date, a number with a number; text (a string, an enum) with any value.
+ */
+function referenceMismatch(v: VariableInfo, operator: string, w: VariableInfo): string | undefined {
+  const kind = (x: VariableInfo) => (x.type === 'date' ? 'date' : NUMBERS.has(x.type) ? 'number' : 'text');
+  if (ORDERING.has(operator) && kind(v) === 'text' && v.type !== 'string') return `${operator} compares numbers and dates, but "${v.name}" is ${article(v.type)} ${v.type}: use eq, neq, in or not_in`;
+  if (kind(v) === 'text' || kind(v) === kind(w)) return undefined;
+  return `"${v.name}" is ${article(v.type)} ${v.type}, so it is compared with ${kind(v) === 'date' ? 'a date' : 'a number'}, but "${w.name}" is ${article(w.type)} ${w.type}`;
+}
+
 /** One condition: its variable exists, its values fit the variable's type, its pattern compiles. */
 function checkCondition(g: GuardChecks, c: Condition): void {
   g.checkVar(c.variable, [...c.at, c.age ? 'age_of' : 'variable'], 'a guard');
@@ -62,29 +76,51 @@ function checkCondition(g: GuardChecks, c: Condition): void {
     return;
   }
   for (const { value, at } of valuesOf(c)) {
-    const why = mismatch(v, c.operator, value);
+    const named = referencedVariable(value);
+    if (named !== undefined) g.checkVar(named, at, 'a guard');
+    const w = named === undefined ? undefined : g.cat.variables.get(named);
+    const why = named === undefined ? mismatch(v, c.operator, value) : w && referenceMismatch(v, c.operator, w);
     if (why) g.r.error('type-mismatch', at, why);
   }
 }
 
-/** Every condition of each branch's guard, and the order of the branches. */
-export function checkBranchGuards(g: GuardChecks, bs: readonly Branch[]): void {
+/**
+ * Every condition of each branch's guard, and the order of the branches. `decision`: the branches
+ * of a decision step, which must always decide (an error where others only may block).
+ */
+export function checkBranchGuards(g: GuardChecks, bs: readonly Branch[], decision = false): void {
   for (const b of bs) if (b.guard) for (const c of conditionsOf(b.guard)) checkCondition(g, c);
   const open = bs.findIndex((b) => !b.guard && !b.status);
   if (open >= 0 && open < bs.length - 1) {
     for (const b of bs.slice(open + 1)) {
       g.r.warn('never-taken', b.at, `this branch is never tried: the branch before it (entry ${open + 1}) has no guard, so it is always taken first; put the guarded branches first and the unguarded one last`);
     }
+  } else if (open < 0 && decision) {
+    g.r.error('may-block', bs[bs.length - 1]!.at, 'a decision step must always decide: when no guard holds there is no step to show and nothing the visitor could do; end the list with a branch without a guard');
   } else if (open < 0 && bs.length > 1) {
     g.r.warn('may-block', bs[bs.length - 1]!.at, 'when no guard of this list holds, the move is blocked (guard_failed) and the visitor stays where they are: end the list with a branch without a guard, the way on when no condition holds');
   }
 }
 
-/** The first state (in the order written) whose guards compare with today or an age, or whose fields are bounded by today, if any. */
+/**
+ * Where the flow first reads today's date, if it does: a state (in the order written) whose guards
+ * compare with today or an age, whose fields are bounded by today, or that sets a date to today; a
+ * variable whose default is today; or a `{today}` in any of its texts.
+ */
 export function todayUse(flow: Flow): string | undefined {
   const today = (c: Condition) => c.age || (Array.isArray(c.value) ? c.value : [c.value]).some(isTodayText);
-  return flow.stateOrder.find((id) => {
+  const setsToday = (values: Readonly<Record<string, unknown>>) => Object.values(values).some(isTodayText);
+  const state = flow.stateOrder.find((id) => {
     const s = flow.states[id]!;
-    return stateBranches(s).some((b) => b.guard !== undefined && conditionsOf(b.guard).some(today)) || (s.ui?.fields ?? []).some((f) => isTodayText(f.min) || isTodayText(f.max));
+    return (
+      stateBranches(s).some((b) => (b.guard !== undefined && conditionsOf(b.guard).some(today)) || setsToday(b.set)) ||
+      (s.ui?.fields ?? []).some((f) => isTodayText(f.min) || isTodayText(f.max)) ||
+      [...s.onEnter, ...s.onExit].some((h) => h.kind === 'set' && setsToday(h.values))
+    );
   });
+  if (state !== undefined) return `in state "${state}"`;
+  const variable = Object.values(flow.variables).find((v) => isTodayText(v.default));
+  if (variable) return `the default of "${variable.name}"`;
+  if (!Object.hasOwn(flow.variables, TODAY) && JSON.stringify(flow).includes(`{${TODAY}}`)) return 'a text reads {today}';
+  return undefined;
 }

@@ -6,6 +6,7 @@
 import type { Catalog } from './catalog.ts';
 import { didYouMean } from './diagnostics.ts';
 import type { Flow } from './flow.ts';
+import { TODAY } from './dates.ts';
 import { templateNames } from './interpolate.ts';
 import { forEachTextMap, keyServes, languageName, pickText } from './localize.ts';
 import type { Reporter } from './source.ts';
@@ -63,7 +64,7 @@ export function checkLanguages(r: Reporter, flow: Flow, cat: Catalog): void {
       if (value === checkedAlready) continue;
       const strings = list && Array.isArray(value) ? value : [value];
       for (const name of new Set(strings.flatMap((s) => (typeof s === 'string' ? templateNames(s) : [])))) {
-        if (!cat.variables.has(name)) r.error('unknown-variable', [...path, key], `the ${key} text refers to unknown variable "${name}"${didYouMean(name, known)}`);
+        if (name !== TODAY && !cat.variables.has(name)) r.error('unknown-variable', [...path, key], `the ${key} text refers to unknown variable "${name}"${didYouMean(name, known)}`);
       }
     }
   });

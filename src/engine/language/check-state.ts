@@ -4,18 +4,50 @@
 import { checkStateTools } from './check-tools.ts';
 import { checkTransitions } from './check-transitions.ts';
 import { didYouMean } from './diagnostics.ts';
-import { resolveTool, TURN_TAKING_DEFAULTS, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
+import { resolveTool, TURN_TAKING_DEFAULTS, type Branch, type Flow, type SourcePath, type StateDef, type TurnTakingDef } from './flow.ts';
+import { pickText } from './localize.ts';
+import { own } from './records.ts';
 import type { SemanticContext } from './semantic-context.ts';
 import type { Reporter } from './source.ts';
 
 /** Every check of one state, each reporting as it goes. */
 export function checkState(c: SemanticContext, s: StateDef): void {
+  if (s.decide) checkDecision(c, s, s.decide);
   checkStateTools(c, s);
   checkTransitions(c, s);
   checkGate(c, s);
   if (Object.keys(s.turnTaking).length) checkTurnTaking(c.r, { ...c.flow.turnTaking, ...s.turnTaking }, [...s.at, 'turn_taking']);
   checkTexts(c, s);
   checkHooks(c, s);
+}
+
+/**
+ * A decision step: its branches are checked as any, it always decides (the last has no guard),
+ * and it never leads back to itself through decision steps alone, where a visit would go round
+ * for ever without a step to show.
+ */
+function checkDecision(c: SemanticContext, s: StateDef, branches: readonly Branch[]): void {
+  c.checkBranches(branches, false, true);
+  const ring = decisionRing(c.flow, s.id);
+  // One ring is one problem: said at the step of it written first.
+  const first = ring && Math.min(...ring.map((id) => c.flow.stateOrder.indexOf(id))) === c.flow.stateOrder.indexOf(s.id);
+  if (ring && first) c.r.error('bad-value', [...s.at, 'decide'], `decision steps lead back here without a step between (${ring.join(' → ')}): a visit would go round for ever; lead one of them to a step that shows something`);
+}
+
+/** A way from decision step `start` back to itself through decision steps only, if there is one. */
+function decisionRing(flow: Flow, start: string): string[] | undefined {
+  const seen = new Set<string>();
+  const walk = (id: string, path: string[]): string[] | undefined => {
+    for (const b of own(flow.states, id)?.decide ?? []) {
+      if (b.target === start) return [...path, start];
+      if (seen.has(b.target) || !own(flow.states, b.target)?.decide) continue;
+      seen.add(b.target);
+      const found = walk(b.target, [...path, b.target]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(start, [start]);
 }
 
 /** Listening settings that would cut visitors off: a dictated answer must get the longer wait. */
@@ -56,13 +88,50 @@ function checkTexts(c: SemanticContext, s: StateDef): void {
   checkTemplate(s.ui.title, uiTextPath(c, s, s.ui.title), 'the artifact title');
   checkTemplate(s.ui.text, uiTextPath(c, s, s.ui.text), 'the artifact text');
   s.ui.fields.forEach((f) => checkTemplate(f.label, [...f.at, 'label'], 'a field label'));
-  for (const [name, value] of Object.entries(s.ui.params ?? {})) {
-    if (typeof value === 'string') checkTemplate(value, [...s.at, 'ui', 'params', name], `the card's "${name}"`);
-  }
+  // params as written: a mapping of label to value, or a list of { label, value } (its labels may be text maps).
+  const written = rawAt(c, [...s.at, 'ui', 'params']);
+  const lines = Array.isArray(written) ? written.map((l, i) => [labelOf(c, rawAt(c, [...s.at, 'ui', 'params', i, 'label'])), asValue(l), [...s.at, 'ui', 'params', i, 'value']] as const) : Object.entries(s.ui.params ?? {}).map(([label, value]) => [label, value, [...s.at, 'ui', 'params', label]] as const);
+  for (const [label, value, at] of lines) if (typeof value === 'string') checkTemplate(value, at, `the card's "${label}"`);
   if (s.ui.type === 'options' && s.ui.variable === undefined && !Object.hasOwn(s.transitions.onUiEvent, 'option_select')) {
     c.r.error('no-effect', [...s.at, 'ui', 'options'], 'a tap on these options would do nothing: name the variable a tap sets (variable: …), or say where a tap leads (on_ui_event: { option_select: … })');
+  } else if (s.ui.type === 'options' && s.ui.variable === undefined) {
+    checkTapSetsNothing(c, s);
   }
 }
+
+/**
+ * An options step whose tap is stored nowhere, while the step's tool or an utterance rule stores
+ * the same answer spoken: a visitor who taps loses the answer a visitor who speaks gives.
+ */
+function checkTapSetsNothing(c: SemanticContext, s: StateDef): void {
+  const ways = new Map<string, string[]>();
+  const add = (variable: string, way: string) => ways.set(variable, [...(ways.get(variable) ?? []), way]);
+  for (const name of s.agent.tools) {
+    const tool = resolveTool(c.flow, s, name);
+    for (const variable of new Set(Object.values(tool?.capture ?? {}))) add(variable, `tool ${name}`);
+  }
+  for (const rule of s.transitions.onUtterance) for (const variable of [...rule.captureTo, ...rule.namedGroups]) add(variable, 'an on_utterance rule');
+  const [first] = ways.keys();
+  if (first === undefined) return;
+  const said = [...ways].map(([variable, by]) => `${[...new Set(by)].join(' and ')} ${by.length > 1 ? 'set' : 'sets'} "${variable}"`).join('; ');
+  c.r.warn('no-effect', [...s.at, 'ui', 'options'], `a tap on these options stores no value, while the answer said aloud is stored (${said}): a visitor who taps loses it. Name the variable a tap sets: variable: ${first}`);
+}
+
+/** The value written at `path` in the file (before its texts are put in one language). */
+function rawAt(c: SemanticContext, path: SourcePath): unknown {
+  let node: unknown = c.r.src.data;
+  for (const key of path) node = node !== null && typeof node === 'object' ? own(node as Record<string, unknown>, String(key)) : undefined;
+  return node;
+}
+
+/** A label as written, in the flow's own language when it is a text map. */
+function labelOf(c: SemanticContext, label: unknown): string {
+  if (typeof label === 'string') return label;
+  const picked = label !== null && typeof label === 'object' ? pickText(label as Record<string, unknown>, c.flow.defaultLanguage, c.flow.defaultLanguage) : undefined;
+  return typeof picked === 'string' ? picked : '';
+}
+
+const asValue = (line: unknown): unknown => (line !== null && typeof line === 'object' ? own(line as Record<string, unknown>, 'value') : undefined);
 
 /** The artifact key (title, prompt, text or content) whose text became `text`. */
 function uiTextPath(c: SemanticContext, s: StateDef, text: string | undefined): SourcePath {

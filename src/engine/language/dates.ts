@@ -1,15 +1,35 @@
 // Dates in guards: `today` and `today - 18 years` as a value to compare a date with, a person's age
-// in whole years, and the kiosk's own date from its clock. A date is always YYYY-MM-DD (values.ts),
-// so two real dates compare as texts do; these give the dates to compare.
+// in whole years, and the kiosk's own date from its clock; and another variable's value as a
+// guard's value (`{arrival_date}`). A date is always YYYY-MM-DD (values.ts), so two real dates
+// compare as texts do; these give the dates to compare.
 
 /** A date relative to today, as a guard writes it: `today`, `today + 7 days`, `today - 18 years`. */
 export const TODAY_TEXT = String.raw`today(?:\s*[+-]\s*\d+\s*(?:days?|weeks?|months?|years?))?`;
 
-/** A value `lt`, `lte`, `gt` and `gte` can compare with: a number, a date or a date relative to today. */
-export const COMPARABLE_TEXT = String.raw`^\s*(?:-?\d+(?:\.\d+)?|\d{4}-\d{2}-\d{2}|${TODAY_TEXT})\s*$`;
+/** Another variable's value as a guard's value: `"{arrival_date}"`. */
+export const REFERENCE_TEXT = String.raw`\{[A-Za-z_][A-Za-z0-9_]*\}`;
+
+/**
+ * A value `lt`, `lte`, `gt` and `gte` can compare with: a number, a date, a date relative to
+ * today, or another variable's value (`{arrival_date}`).
+ */
+export const COMPARABLE_TEXT = String.raw`^\s*(?:-?\d+(?:\.\d+)?|\d{4}-\d{2}-\d{2}|${TODAY_TEXT}|${REFERENCE_TEXT})\s*$`;
+
+const REFERENCE = new RegExp(String.raw`^\s*\{([A-Za-z_][A-Za-z0-9_]*)\}\s*$`);
+
+/** The variable a guard's value names (`"{arrival_date}"` names arrival_date), or undefined for a plain value. */
+export function referencedVariable(value: unknown): string | undefined {
+  return typeof value === 'string' ? REFERENCE.exec(value)?.[1] : undefined;
+}
 
 const RELATIVE = new RegExp(`^\\s*${TODAY_TEXT}\\s*$`);
 const PARTS = /^\s*today(?:\s*([+-])\s*(\d+)\s*(day|week|month|year)s?)?\s*$/;
+
+/**
+ * The name a template reads the kiosk's date by (`"{today}"`, YYYY-MM-DD in a body, the date in
+ * words where a visitor reads it), unless the flow has a variable of that name.
+ */
+export const TODAY = 'today';
 
 /** Whether a text is `today` or a date relative to it. */
 export function isTodayText(text: unknown): text is string {

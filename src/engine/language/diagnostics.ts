@@ -34,7 +34,7 @@ export const DIAGNOSTIC_CODES = {
   'missing-translation': 'a text without its version in one of the flow\'s languages',
   'never-taken': 'a branch, target or rule that can never be taken',
   'may-block': 'a list of guarded branches without an unguarded last one: when none holds the visitor is stuck',
-  'no-effect': 'a screen whose taps would do nothing',
+  'no-effect': 'a screen whose taps would do nothing, or store nothing where a spoken answer is stored',
   'validation-gap': 'a form field lets through a value that a tool taking it later refuses',
 } as const;
 

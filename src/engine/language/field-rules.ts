@@ -34,7 +34,14 @@ export const FIELD_RULES: readonly KeyRule[] = [
     why: "a date field's min and max are dates (2000-01-01) or today counted from (today - 18 years)",
   },
   ...['pattern', 'min_length', 'max_length'].map((key): KeyRule => ({ kind: 'when', key, shapes: { type: str('a text field', TEXT_KINDS) }, why: TEXT_ONLY })),
+  { kind: 'when', key: 'case', shapes: { type: str('a text field', ['text']) }, why: 'case writes a text field\'s value in upper or lower case (type text): an email is kept in lower case already, and a number, a date or a choice has no case' },
 ];
+
+/** A text in the case its field asks for (`case: upper`), else as it is. */
+export function inCase(value: unknown, letterCase: 'upper' | 'lower' | undefined): unknown {
+  if (typeof value !== 'string' || letterCase === undefined) return value;
+  return letterCase === 'upper' ? value.toUpperCase() : value.toLowerCase();
+}
 
 /** Whether a field has any rule for its value. */
 export function hasRules(f: Field): boolean {

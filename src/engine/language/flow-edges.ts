@@ -10,7 +10,7 @@ import { globalIn } from './global.ts';
 import { guardWords } from './guard-words.ts';
 
 /** What takes an edge. */
-export type WayKind = 'tap' | 'tool' | 'said' | 'timeout' | 'retries-used' | 'not-understood' | 'action-done' | 'action-failed' | 'confirmed' | 'rejected' | 'ends';
+export type WayKind = 'decided' | 'tap' | 'tool' | 'said' | 'timeout' | 'retries-used' | 'not-understood' | 'action-done' | 'action-failed' | 'confirmed' | 'rejected' | 'ends';
 
 /** One way of leaving a state: a tap of an event, a tool, a spoken rule, a time-out... */
 export interface Way {
@@ -118,6 +118,8 @@ const way = (kind: WayKind, name: string, text: string, at: SourcePath): Way => 
 function stateWays(flow: Flow, s: StateDef, edges: Edges): void {
   const t = s.transitions;
   const at = [...s.at, 'transitions'];
+  // A decision step leaves at once, by the first branch whose guard holds.
+  if (s.decide) edges.branches(s.id, way('decided', '', 'decided on entering', [...s.at, 'decide']), s.decide);
   for (const [event, bs] of Object.entries(t.onUiEvent)) edges.branches(s.id, way('tap', event, `tap ${event}`, [...at, 'on_ui_event', event]), bs);
   for (const [tool, bs] of Object.entries(t.onToolCall)) {
     const where = [...at, 'on_tool_call', tool];

@@ -22,6 +22,8 @@ export type ValueType =
 
 export const END = '__end__';
 export const ERROR = '__error__';
+/** As a target, the state it is written in (a re-prompt: the state entered again). */
+export const SELF = 'self';
 
 /** A declared variable (`variables:`). */
 export interface VariableDecl {
@@ -202,6 +204,8 @@ export interface Field {
   max?: number | string;
   /** what the visitor reads when the value breaks a rule */
   message?: string;
+  /** text fields: the value is written in this case from every source, before its rules are checked */
+  case?: 'upper' | 'lower';
   at: SourcePath;
 }
 
@@ -234,7 +238,8 @@ export interface Artifact {
   /** heading or body text (`prompt`, `text` or `content`) */
   text?: string;
   fields: readonly Field[];
-  submitLabel: string;
+  /** the form's button; where the flow gives none, `flow_state` has the kiosk's word ("Continue", "Weiter") */
+  submitLabel?: string;
   options: readonly ChoiceOption[];
   /** for `options`: the variable a tap sets */
   variable?: string;
@@ -301,7 +306,9 @@ export interface StateDef {
   /** this state's listening settings, over the flow's */
   turnTaking: TurnTakingDef;
   transitions: Transitions;
-  /** no transitions and no gate: entering it ends the flow after its entry sequence */
+  /** a decision step (`decide`): on entering it, the first branch whose guard holds is taken at once */
+  decide?: readonly Branch[];
+  /** no transitions, no gate and no decision: entering it ends the flow after its entry sequence */
   terminal: boolean;
   /** who hears about a blocked transition here (`on_transition_blocked`; a gate's own wins) */
   blockedNotice: { notifyLlm: boolean; notifyClient: boolean };
@@ -366,11 +373,7 @@ export const CONFIRM_ACTION = 'confirm_action';
 /** The generated tool that changes the visit's language, in every state of a flow of several. */
 export const SET_LANGUAGE = 'set_language';
 export const REJECT_ACTION = 'reject_action';
-/**
- * The generated tool by which a visitor's words go back, as the step's Back or its change buttons
- * would ("actually, I'm here for a prescription"): offered where the step has such a button, and
- * taken only to a step this visit has shown (see backButtons in touch.ts).
- */
+/** The generated tool by which words go back as the step's Back or change button would (touch.ts, backButtons). */
 export const GO_BACK = 'go_back';
 
 /**

@@ -31,9 +31,9 @@ export type GlobalHere = Omit<GlobalDef, 'except' | 'at'>;
 
 const NOTHING: GlobalHere = { onUiEvent: dict(), onToolCall: dict(), onUtterance: [], tools: [], actions: [] };
 
-/** Whether `global` applies in a state at all: not in a terminal one, nor in one it excepts. */
+/** Whether `global` applies in a state at all: not in a terminal one, a decision step, nor one it excepts. */
 export function globalApplies(flow: Flow, state: StateDef): boolean {
-  return flow.global !== undefined && !state.terminal && Object.hasOwn(flow.states, state.id) && !flow.global.except.includes(state.id);
+  return flow.global !== undefined && !state.terminal && !state.decide && Object.hasOwn(flow.states, state.id) && !flow.global.except.includes(state.id);
 }
 
 const cache = new WeakMap<StateDef, GlobalHere>();

@@ -3,7 +3,7 @@
 
 import type { Gate, SourcePath, StateDef, UtteranceRule } from './flow.ts';
 import { asBool, asNum, asObj, asStr, isObj, strList, type Obj } from './raw-values.ts';
-import { normalizeBranches } from './normalize-transitions.ts';
+import { normalizeBranches, targetHere } from './normalize-transitions.ts';
 
 /** Who hears about a blocked transition (the flow's `on_transition_blocked`, or a state's over it). */
 export type BlockedNotice = StateDef['blockedNotice'];
@@ -14,16 +14,17 @@ export function normalizeGate(
   at: SourcePath,
   stateBlocked: Obj,
   flowNotify: BlockedNotice,
+  here?: string,
 ): Gate | undefined {
   if (!isObj(raw)) return undefined;
   const rej = asObj(raw['on_reject']);
   const blocked = { ...stateBlocked, ...asObj(raw['on_transition_blocked']) };
   return {
     variables: strList(raw['variables']),
-    onConfirm: normalizeBranches(raw['on_confirm'], [...at, 'on_confirm']),
+    onConfirm: normalizeBranches(raw['on_confirm'], [...at, 'on_confirm'], here),
     onReject: {
       action: rej['action'] === 'keep' ? 'keep' : 'clear',
-      ...(asStr(rej['target']) !== undefined ? { target: asStr(rej['target'])! } : {}),
+      ...(asStr(rej['target']) !== undefined ? { target: targetHere(asStr(rej['target'])!, here) } : {}),
     },
     ...(asNum(raw['expires_after']) !== undefined ? { expiresAfter: asNum(raw['expires_after'])! } : {}),
     ...(asStr(raw['prompt']) !== undefined ? { prompt: asStr(raw['prompt'])! } : {}),

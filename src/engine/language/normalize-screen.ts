@@ -3,6 +3,7 @@
 
 import type { Artifact, ChoiceOption, Field, SourcePath, UiAction } from './flow.ts';
 import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf } from './raw-values.ts';
+import { dict } from './records.ts';
 import { FIELD_TYPES, RENDERED_ARTIFACTS } from './syntax.ts';
 
 /** The id an option entry stands for (a plain value, or `id`, `value` or `label`), if it has one. */
@@ -53,6 +54,7 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
         ...(typeof o['min'] === 'number' || typeof o['min'] === 'string' ? { min: o['min'] } : {}),
         ...(typeof o['max'] === 'number' || typeof o['max'] === 'string' ? { max: o['max'] } : {}),
         ...(asStr(o['message']) !== undefined ? { message: asStr(o['message'])! } : {}),
+        ...(o['case'] === 'upper' || o['case'] === 'lower' ? { case: o['case'] } : {}),
         at: [...at, 'fields', i],
       },
     ];
@@ -72,12 +74,24 @@ export function normalizeArtifact(raw: unknown, at: SourcePath): Artifact | unde
     ...(title !== undefined ? { title } : {}),
     ...(text !== undefined ? { text } : {}),
     fields,
-    submitLabel: asStr(raw['submit_label']) ?? 'Continue',
+    ...(asStr(raw['submit_label']) !== undefined ? { submitLabel: asStr(raw['submit_label'])! } : {}),
     options: normalizeOptions(raw['options']),
     ...(asStr(raw['variable']) !== undefined ? { variable: asStr(raw['variable'])! } : {}),
     actions: normalizeActions(raw['actions']),
-    ...(isObj(raw['params']) ? { params: raw['params'] } : {}),
+    ...paramsOf(raw['params']),
   };
+}
+
+/** A card's `params` as label -> value: a mapping as written, or a list of `{ label, value }` in its order. */
+function paramsOf(raw: unknown): { params?: Record<string, unknown> } {
+  if (isObj(raw)) return { params: raw };
+  if (!Array.isArray(raw)) return {};
+  const params = dict<unknown>();
+  for (const line of raw) {
+    const label = asStr(asObj(line)['label']);
+    if (label !== undefined && !Object.hasOwn(params, label)) params[label] = asObj(line)['value'] ?? null;
+  }
+  return { params };
 }
 
 /** Buttons (`actions`): each sends its event, and one with `tool` proposes that tool's action. */

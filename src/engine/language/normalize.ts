@@ -8,10 +8,11 @@ import { normalizeGlobal } from './global.ts';
 import { normalizeGate, withUtteranceConfirmations, type BlockedNotice } from './normalize-gate.ts';
 import { normalizeArtifact } from './normalize-screen.ts';
 import { normalizeTools } from './normalize-tools.ts';
-import { normalizeTransitions } from './normalize-transitions.ts';
+import { normalizeBranches, normalizeTransitions } from './normalize-transitions.ts';
 import { asArr, asBool, asNum, asObj, asStr, isObj, oneOf, strList, type Obj } from './raw-values.ts';
 import { dict } from './records.ts';
 import { VALUE_TYPES } from './syntax.ts';
+import { isTodayText } from './dates.ts';
 import { convertValue } from './values.ts';
 
 /** The flow of a document whose texts are already in `language` (localize.ts); by default its own `language`. */
@@ -31,7 +32,8 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
   const variables = dict<VariableDecl>();
   for (const [name, raw] of Object.entries(asObj(d['variables']))) {
     const v = asObj(raw);
-    const type = oneOf(v['type'], VALUE_TYPES) ?? (Array.isArray(v['enum']) ? 'enum' : 'string');
+    // A default of today (or a day counted from it) makes a date, as `today` does wherever a date is compared.
+    const type = oneOf(v['type'], VALUE_TYPES) ?? (Array.isArray(v['enum']) ? 'enum' : isTodayText(v['default']) ? 'date' : 'string');
     // A default is stored as its type holds it ("3" for an integer is 3; text stays as written);
     // one that does not convert is a type-mismatch error, so such a flow never runs.
     const given = Object.hasOwn(v, 'default') ? v['default'] : null;
@@ -112,13 +114,14 @@ function normalizeHooks(raw: unknown, at: SourcePath): HookAction[] {
 function normalizeState(id: string, s: Obj, flowNotify: BlockedNotice): StateDef {
   const at: SourcePath = ['states', id];
   const tr = asObj(s['transitions']);
-  const transitions = normalizeTransitions(tr, [...at, 'transitions']);
+  const transitions = normalizeTransitions(tr, [...at, 'transitions'], id);
   const stateBlocked = asObj(tr['on_transition_blocked']);
   const blockedNotice = {
     notifyLlm: asBool(stateBlocked['notify_llm'], flowNotify.notifyLlm),
     notifyClient: asBool(stateBlocked['notify_client'], flowNotify.notifyClient),
   };
-  let gate = normalizeGate(s['confirmation_gate'], [...at, 'confirmation_gate'], stateBlocked, flowNotify);
+  let gate = normalizeGate(s['confirmation_gate'], [...at, 'confirmation_gate'], stateBlocked, flowNotify, id);
+  const decide = s['decide'] === undefined || s['decide'] === null ? undefined : normalizeBranches(s['decide'], [...at, 'decide'], id);
   gate = withUtteranceConfirmations(id, gate, transitions.onUtterance, flowNotify);
   const ui = normalizeArtifact(s['ui'], [...at, 'ui']);
   return {
@@ -131,7 +134,8 @@ function normalizeState(id: string, s: Obj, flowNotify: BlockedNotice): StateDef
     ...(gate ? { gate } : {}),
     turnTaking: normalizeTurnTaking(s['turn_taking']),
     transitions,
-    terminal: !hasExit(transitions) && !gate,
+    ...(decide ? { decide } : {}),
+    terminal: !hasExit(transitions) && !gate && !decide,
     blockedNotice,
     at,
   };

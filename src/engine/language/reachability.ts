@@ -11,6 +11,11 @@ import { formTool, toolButtons } from './touch.ts';
 export function edgesOf(flow: Flow, s: StateDef): string[] {
   const out: string[] = [];
   const push = (bs: readonly Branch[]) => bs.forEach((b) => out.push(b.target));
+  // A decision step leads only where it decides: the visitor is never there long enough for more.
+  if (s.decide) {
+    push(s.decide);
+    return out;
+  }
   Object.values(s.transitions.onUiEvent).forEach(push);
   Object.values(s.transitions.onToolCall).forEach(push);
   Object.values(s.transitions.onAction ?? {}).forEach((o) => [o.done, o.failed].forEach((bs) => bs && push(bs)));
@@ -68,7 +73,7 @@ export function checkGraph(r: Reporter, flow: Flow): void {
   }
   for (const id of flow.stateOrder) {
     const s = flow.states[id]!;
-    if (s.terminal || !seen.has(id)) continue;
+    if (s.terminal || s.decide || !seen.has(id)) continue;
     const t = s.transitions;
     const deterministic =
       Object.keys(t.onUiEvent).length > 0 ||

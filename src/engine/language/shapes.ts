@@ -46,8 +46,8 @@ export type Shape =
       keyDoc?: string;
       /** the fewest entries it may have, and why */
       min?: { count: number; why: string };
-      /** a pattern every key must match, and what is wrong with one that does not */
-      keys?: { pattern: string; problem: (key: string) => string; code: DiagnosticCode };
+      /** a pattern every key must match, and what is wrong with one that does not (its value given too) */
+      keys?: { pattern: string; problem: (key: string, value: unknown) => string; code: DiagnosticCode };
     }
   | { kind: 'array'; doc?: string; items: Shape; min?: { count: number; why: string } }
   | {
@@ -147,6 +147,16 @@ export const textList = (doc: string): Shape => ({
   options: [arr(str(), doc), map(arr(str()), undefined, 'a language of the flow')],
   doc: `${doc}; or a map from language to such a list`,
   localized: 'list',
+});
+/**
+ * `shape`, with a mistake authors make in its place told in one message with its fix, instead of
+ * "expected text, found mapping" (a step's time-out written where the visit's belongs).
+ */
+export const withMistake = (shape: Shape, mistake: (value: unknown) => string | undefined, doc?: string): Shape => ({
+  kind: 'union',
+  options: [shape],
+  ...(doc ?? shape.doc ? { doc: doc ?? shape.doc } : {}),
+  mistake,
 });
 export const req = (shape: Shape): Prop => ({ shape, required: true });
 export const ignored = (shape: Shape, why: string): Prop => ({ shape, notActedOn: why });

@@ -30,10 +30,12 @@ export function readFlowSource(text: string, file: string): FlowSource {
     return { file, doc: parseDocument('', { lineCounter: lines }), lines, data: null, diagnostics };
   }
   // Merge keys (`<<: *base`) put a mapping's entries into another, as YAML 1.1 has them.
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true });
+  // logLevel error: the yaml package's warnings (a mapping as a key) are said here as diagnostics, never on stderr.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true, logLevel: 'error' });
   const diagnostics: Diagnostic[] = onePerConstruct(doc.errors, text, lines).map((e) => yamlProblem(doc, lines, file, e, text));
+  if (doc.errors.length === 0) diagnostics.push(...collectionKeys(doc, lines, file));
   const src: FlowSource = { file, doc, lines, data: null, diagnostics };
-  if (doc.errors.length === 0) {
+  if (diagnostics.length === 0) {
     try {
       src.data = doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
@@ -47,6 +49,28 @@ export function readFlowSource(text: string, file: string): FlowSource {
     }
   }
   return src;
+}
+
+/**
+ * Keys written as a mapping or a list (`{ en: Room, fr: Chambre }: "{room}"`): a key is a name,
+ * and the yaml package would turn one into its text. Under a card's `params` the fix is the list
+ * form, whose labels may be given per language.
+ */
+function collectionKeys(doc: Document.Parsed, lines: LineCounter, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, {
+    Pair(_, pair, path) {
+      if (!isMap(pair.key) && !isSeq(pair.key)) return;
+      const holder = [...path].reverse().find((n) => isPair(n)) as Pair | undefined;
+      const inParams = holder !== undefined && isScalar(holder.key) && holder.key.value === 'params';
+      const message = inParams
+        ? 'a label of params is a key, so it cannot be a text map: to give labels in several languages, write params as a list, - { label: { en: Room, fr: Chambre }, value: "{room_number}" }'
+        : `a key is a name, not a ${isMap(pair.key) ? 'mapping' : 'list'}: write it as text`;
+      const at = lines.linePos(offsetOf(pair.key) ?? 0);
+      out.push({ file, ...at, severity: 'error', code: 'wrong-type', message });
+    },
+  });
+  return out;
 }
 
 /**
@@ -130,6 +154,8 @@ export function positionOf(src: FlowSource, path: SourcePath, key = false): { li
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
     const last = i === path.length - 1;
+    // An alias (`*scale`) stands for what its anchor holds: a problem inside it is where that is written.
+    if (isAlias(node)) node = node.resolve(src.doc);
     if (isMap(node)) {
       const pair = pairOf(src.doc, node, String(seg));
       if (!pair) break;
@@ -173,13 +199,21 @@ function pairOf(doc: Document.Parsed, map: YAMLMap, key: string, depth = 0): Pai
   return undefined;
 }
 
-/** Collects diagnostics for one source, positioned by path. */
+/**
+ * Collects diagnostics for one source, positioned by path. A finding already made at the same
+ * place is not made again: a piece written once and used in several places (an alias, a merge)
+ * has each of its problems said once, where it is written.
+ */
 export class Reporter {
   readonly diagnostics: Diagnostic[] = [];
+  private readonly seen = new Set<string>();
   constructor(readonly src: FlowSource) {}
 
   report(severity: Severity, code: DiagnosticCode, path: SourcePath, message: string, key = false): void {
     const { line, col } = positionOf(this.src, path, key);
+    const finding = `${line}:${col}:${severity}:${code}:${message}`;
+    if (this.seen.has(finding)) return;
+    this.seen.add(finding);
     this.diagnostics.push({ file: this.src.file, line, col, severity, code, message });
   }
   error(code: DiagnosticCode, path: SourcePath, message: string, key = false): void {

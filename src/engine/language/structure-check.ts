@@ -132,7 +132,7 @@ function checkMap(r: Reporter, shape: Extract<Shape, { kind: 'map' }>, value: un
   const entries = Object.entries(value as Record<string, unknown>);
   if (shape.min && entries.length < shape.min.count) r.error('missing-key', path, shape.min.why);
   for (const [k, v] of entries) {
-    if (shape.keys && !new RegExp(shape.keys.pattern, 'u').test(k)) r.error(shape.keys.code, [...path, k], shape.keys.problem(k), true);
+    if (shape.keys && !new RegExp(shape.keys.pattern, 'u').test(k)) r.error(shape.keys.code, [...path, k], shape.keys.problem(k, v), true);
     checkStructure(r, shape.values, v, [...path, k]);
   }
 }
@@ -145,7 +145,7 @@ function checkObject(r: Reporter, shape: ObjectShape, value: unknown, path: Sour
     const prop: Prop | undefined = own(shape.props, k);
     if (!prop && shape.extensions && k.startsWith('x-')) continue;
     if (!prop) {
-      if (!open) r.error('unknown-key', [...path, k], `unknown key "${k}"${didYouMean(k, Object.keys(shape.props))}`, true);
+      if (!open) r.error('unknown-key', [...path, k], `unknown key "${k}"${elsewhere(shape, k) ?? didYouMean(k, Object.keys(shape.props))}`, true);
       continue;
     }
     if (prop.notActedOn && !isEmpty(v)) {
@@ -164,6 +164,28 @@ function checkObject(r: Reporter, shape: ObjectShape, value: unknown, path: Sour
     }
   }
   for (const rule of shape.rules ?? []) checkRule(r, rule, obj, path);
+}
+
+/** The mappings a shape's own keys hold, by key (`transitions` of a state), where the shape has any. */
+function innerMappings(shape: ObjectShape): [string, ObjectShape][] {
+  const out: [string, ObjectShape][] = [];
+  const add = (key: string, s: Shape) => {
+    if (s.kind === 'object') out.push([key, s]);
+    else if (s.kind === 'union' && !s.localized) s.options.forEach((o) => add(key, o));
+  };
+  for (const [k, p] of Object.entries(shape.props)) if (!p.notActedOn) add(k, p.shape);
+  return out;
+}
+
+/**
+ * Where a key unknown here belongs, when a mapping one level down has it: `on_timeout` written
+ * directly under a state belongs under its `transitions:`.
+ */
+function elsewhere(shape: ObjectShape, key: string): string | undefined {
+  const homes = [...new Set(innerMappings(shape).filter(([, s]) => own(s.props, key) !== undefined).map(([k]) => `${k}:`))];
+  if (homes.length === 0) return undefined;
+  const listed = homes.length > 1 ? `${homes.slice(0, -1).join(', ')} or ${homes[homes.length - 1]}` : homes[0];
+  return `: it belongs under ${listed} (${homes[0]} { ${key}: … })`;
 }
 
 const given = (obj: Record<string, unknown>, k: string) => own(obj, k) != null;

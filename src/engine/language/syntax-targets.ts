@@ -32,7 +32,7 @@ export const condition = obj(
     variable: variableName,
     age_of: str('a date variable: the condition is on the age in whole years, today, of that date (age_of: date_of_birth, operator: gte, value: 18)'),
     operator: req(str('how to compare', OPERATORS)),
-    value: any('the value to compare with (not used by empty / not_empty); a date may be today, today + 7 days or today - 18 years'),
+    value: any('the value to compare with (not used by empty / not_empty); a date may be today, today + 7 days or today - 18 years; "{name}" alone is the value of the variable name'),
   },
   'one condition on a variable, or on the age of a date',
   [
@@ -44,8 +44,8 @@ export const condition = obj(
       kind: 'when',
       key: 'operator',
       values: ORDERING,
-      shapes: { value: union([num(), matching('a number or a date', COMPARABLE_TEXT, (v) => `"${v}" cannot be compared as a number or a date: gt, lt, gte and lte take a number, a date (2008-11-24), today, or a day counted from it (today - 18 years, today + 7 days); for text use eq, in or matches`)]) },
-      why: 'gt, lt, gte and lte take a number, a date (2008-11-24) or today (today - 18 years)',
+      shapes: { value: union([num(), matching('a number or a date', COMPARABLE_TEXT, (v) => `"${v}" cannot be compared as a number or a date: gt, lt, gte and lte take a number, a date (2008-11-24), today, or a day counted from it (today - 18 years, today + 7 days), or another variable's value written alone in braces ("{arrival_date}"); for text use eq, in or matches`)]) },
+      why: 'gt, lt, gte and lte take a number, a date (2008-11-24), today (today - 18 years) or another variable\'s value ("{arrival_date}")',
     },
     { kind: 'when', key: 'operator', values: ['matches'], shapes: { value: regex('a regular expression, matched case-insensitively') }, why: 'matches takes a regular expression, as text' },
     {

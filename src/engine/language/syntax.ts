@@ -4,7 +4,7 @@
 // transition leads (targets, branches, guards) is in syntax-targets.ts.
 
 import { FIELD_RULES } from './field-rules.ts';
-import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, type Shape } from './shapes.ts';
+import { any, arr, bool, ignored, map, matching, num, obj, regex, req, seconds, str, text, textList, union, withMistake, type Shape } from './shapes.ts';
 import { branch, condition, guard, stateName, targetSpec, variableName } from './syntax-targets.ts';
 
 export type { KeyRule, Prop, Shape } from './shapes.ts';
@@ -25,6 +25,9 @@ export const VALUE_TYPES = [
 export const FIELD_TYPES = ['text', 'email', 'tel', 'number', 'date', 'select', 'radio', 'checkbox'] as const;
 export const RENDERED_ARTIFACTS = ['form', 'options', 'card'] as const;
 export const OTHER_ARTIFACTS = ['orb_layout', 'navigate', 'feedback', 'dismiss', 'custom'] as const;
+
+/** A variable's name as a template writes it (`{room_number}`). */
+const VARIABLE_NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
 
 /** Where a visit starts: a state of the flow, never one of the reserved ends. */
 const startState = matching('the state a visit starts in', '^(?!__end__$|__error__$)', (v) => `a visit cannot start in "${v}": name a state of this flow`);
@@ -76,7 +79,15 @@ const tool = obj(
         url: req(str('the address, with {var} interpolation; it starts with https:// or {origin:NAME}')),
         body: any('a JSON body, with {var} interpolation in its texts'),
         headers: map(str('sent as written; {secret:NAME} is filled in by the server'), 'request headers'),
-        capture: map(str('a dotted path in the JSON answer'), 'variable -> path in the answer'),
+        capture: {
+          ...map(str('a dotted path in the JSON answer'), 'variable -> path in the answer', 'the variable the value goes to'),
+          keys: {
+            pattern: VARIABLE_NAME,
+            problem: (key, value) =>
+              `"${key}" is no variable name: http.capture maps each variable to the path of its value in the answer (variable: path), the other way round from a tool's capture${typeof value === 'string' && new RegExp(VARIABLE_NAME, 'u').test(value) ? `; write ${value}: ${key}` : ''}`,
+            code: 'bad-value',
+          },
+        },
         timeout_seconds: num('seconds the call may take (the server\'s default is 10, its maximum 60)', { min: 0.1, max: 60 }),
       },
       'the HTTP call the runtime performs for this tool',
@@ -134,6 +145,7 @@ const field = obj(
     min: union([num(), str('a date, or today counted from')], 'number fields: the smallest value; date fields: the earliest date (2000-01-01, today, today - 120 years)'),
     max: union([num(), str('a date, or today counted from')], 'number fields: the largest value; date fields: the latest date (today, today + 1 year)'),
     message: text('what the visitor is told when the value breaks a rule of the field'),
+    case: str('text fields: the value is written in upper (or lower) case, however it is typed, said or sent, before its rules are checked', ['upper', 'lower']),
   },
   'a form field',
   FIELD_RULES,
@@ -159,11 +171,17 @@ const artifact: Shape = {
       text: text('body text of a card; {var} allowed'),
       content: text('body text of a card; {var} allowed'),
       fields: arr(field, 'the form fields'),
-      submit_label: text('the submit button (default "Continue")'),
+      submit_label: text('the submit button (default: the kiosk\'s word in the visit\'s language, Continue)'),
       options: arr(choice, 'one big button per option'),
       variable: str('for options: the variable a tap sets'),
       actions: arr(uiAction, 'extra buttons that send UI events'),
-      params: map(any(), 'values shown on a card'),
+      params: union(
+        [
+          map(any(), 'label -> value; a text value may use {var}', 'the label'),
+          arr(obj({ label: req(text('the label, as the visitor reads it')), value: any('the value; a text may use {var}') }, 'one line of the card')),
+        ],
+        'values shown on a card: a mapping of label to value, or a list of { label, value } whose labels may be given per language',
+      ),
     },
     'what the screen shows in this state',
   ),
@@ -192,6 +210,10 @@ const noMatch = obj(
 const state = obj(
   {
     description: str('a note for authors'),
+    decide: {
+      ...targetSpec,
+      doc: 'a decision step: on entering it, the first branch whose guard holds is taken at once (end the list with a branch without a guard); it shows nothing and asks nothing',
+    },
     on_enter: arr(hook, 'run when the state is entered'),
     on_exit: arr(hook, 'run when the state is left'),
     ui: artifact,
@@ -247,6 +269,14 @@ const state = obj(
     ),
   },
   'a state of the flow',
+  [
+    {
+      kind: 'when',
+      key: 'decide',
+      forbid: ['ui', 'agent', 'tools', 'confirmation_gate', 'transitions', 'turn_taking'],
+      why: 'a decision step only decides where the visit goes on entering it (decide: …): it shows nothing, asks nothing and waits for nothing, so it has no ui, agent, tools, confirmation_gate, transitions or turn_taking; put those in the steps it leads to',
+    },
+  ],
 );
 
 /** Ways out of every state (a person, start over), below each state's own in priority. */
@@ -301,8 +331,13 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = { extensions: true,
       ...map(state, 'the states, by id', 'state id'),
       min: { count: 1, why: 'a flow needs at least one state' },
       keys: {
-        pattern: '^(?!__(?!error__$))',
-        problem: (id) => (id === '__end__' ? '"__end__" is reserved: it ends the flow and cannot be defined' : 'state ids starting with "__" are reserved (only __error__ may be defined)'),
+        pattern: '^(?!__(?!error__$))(?!self$)',
+        problem: (id) =>
+          id === '__end__'
+            ? '"__end__" is reserved: it ends the flow and cannot be defined'
+            : id === 'self'
+              ? '"self" is reserved: as a target it names the state it is written in'
+              : 'state ids starting with "__" are reserved (only __error__ may be defined)',
         code: 'reserved-state',
       },
     }),
@@ -310,7 +345,13 @@ export const flowShape: Extract<Shape, { kind: 'object' }> = { extensions: true,
     settings: obj({
       base_system_prompt: text('Prepatu spelling of base_prompt'),
       max_duration_secs: seconds('a hard cap on one visitor\'s session, in seconds', 1),
-      on_timeout: stateName,
+      on_timeout: withMistake(
+        str('the state a visit goes to when max_duration_secs runs out (default: the end)'),
+        (v) =>
+          v !== null && typeof v === 'object'
+            ? 'settings.on_timeout names the state a visit goes to when settings.max_duration_secs runs out (on_timeout: front_desk); a step\'s own time-out, with its seconds and target, goes under that state\'s transitions: (transitions: { on_timeout: { seconds: 30, target: … } })'
+            : undefined,
+      ),
       on_error: stateName,
       llm_required: bool('the flow cannot run on the offline agent'),
       allow_back: bool('show a Back control that returns to the previous state'),

@@ -7,6 +7,7 @@ import { isScalar } from 'yaml';
 import type { Catalog, VariableInfo } from './catalog.ts';
 import { stateBranches } from './branches.ts';
 import type { Flow, ParamDef, SourcePath, ToolDef } from './flow.ts';
+import { isTodayText } from './dates.ts';
 import { templateNames } from './interpolate.ts';
 import { own } from './records.ts';
 import type { Reporter } from './source.ts';
@@ -52,7 +53,7 @@ export function checkTypes(r: Reporter, flow: Flow, cat: Catalog): void {
     }
   }
   for (const v of Object.values(flow.variables)) {
-    if (v.default === undefined) continue;
+    if (v.default === undefined || (v.type === 'date' && isTodayText(v.default))) continue;
     const c = convertValue(v.type, v.default, v.enum);
     const at = [...v.at, 'default'];
     if (!c.ok) r.error('type-mismatch', at, `"${v.name}" is ${article(v.type)} ${v.type}, so its default cannot be ${written(r, at, v.default)}: ${c.problem}`);
@@ -62,7 +63,7 @@ export function checkTypes(r: Reporter, flow: Flow, cat: Catalog): void {
       // A text with {name} in it is only known at run time, where it is converted (or refused) then.
       if (value === null || (typeof value === 'string' && templateNames(value).length > 0)) continue;
       const info = cat.variables.get(name);
-      if (!info) continue;
+      if (!info || (info.type === 'date' && isTodayText(value))) continue;
       const c = convertValue(info.type, value, info.enum);
       if (!c.ok) r.error('type-mismatch', [...at, name], `"${name}" is ${article(info.type)} ${info.type}, so it cannot be set to ${written(r, [...at, name], value)}: ${c.problem}`);
     }

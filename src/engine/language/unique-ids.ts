@@ -1,6 +1,7 @@
 // Ids that must be unique within their list: a form's fields, a screen's options, a field's
-// options and a screen's action buttons. The screen draws each list keyed by these ids, so a
-// repeated one would break the page; here it is a `duplicate-id` error at the second entry.
+// options, a screen's action buttons and a card's labels (params written as a list). The screen
+// draws each list keyed by these ids, so a repeated one would break the page; here it is a
+// `duplicate-id` error at the second entry.
 // (State ids, variables and tools are mapping keys: YAML itself refuses a repeated key.)
 
 import type { SourcePath } from './flow.ts';
@@ -43,6 +44,14 @@ function stringKey(key: string) {
   return (item: unknown) => (isObj(item) && typeof item[key] === 'string' ? { id: item[key], key } : undefined);
 }
 
+/** A card line's label (a text, or a text map compared whole), where the card lists its params. */
+function labelKey(item: unknown): { id: string; key: string } | undefined {
+  if (!isObj(item)) return undefined;
+  const label = item['label'];
+  if (typeof label === 'string') return { id: label, key: 'label' };
+  return isObj(label) ? { id: Object.values(label).map(String).join(' / '), key: 'label' } : undefined;
+}
+
 /** Checks the ids of every state's fields, options and actions, and of the global buttons. */
 export function checkUniqueIds(r: Reporter): void {
   const global = own(r.src.data as Obj, 'global');
@@ -56,6 +65,7 @@ export function checkUniqueIds(r: Reporter): void {
     unique(r, ui['fields'], [...at, 'fields'], 'field id', stringKey('id'));
     unique(r, ui['options'], [...at, 'options'], 'option', optionKey);
     unique(r, ui['actions'], [...at, 'actions'], 'action event', stringKey('event'));
+    unique(r, ui['params'], [...at, 'params'], 'label', labelKey);
     if (Array.isArray(ui['fields'])) {
       ui['fields'].forEach((f, i) => {
         if (isObj(f)) unique(r, f['options'], [...at, 'fields', i, 'options'], 'option', optionKey);

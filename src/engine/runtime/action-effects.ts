@@ -22,7 +22,7 @@ import { httpCall, valuesFor } from './http-call.ts';
  */
 export function runHttp(t: Turn, tool: ToolDef, args: Record<string, unknown>, id = t.id('action')): string | null {
   const http = tool.http!;
-  const values = copy(t.s.values, args);
+  const values = t.templateRecord(args);
   const run: RunningAction = { id, tool: tool.name, args, state: t.s.state, left: false };
   const call = httpCall(http, values);
   if ('refused' in call) {
@@ -61,6 +61,8 @@ export function handleActionDone(t: Turn, done: ActionDoneInput): void {
   if (run.left || run.state !== t.s.state) return; // the visitor has moved on: the answer is not applied
   const tool = t.state ? resolveTool(t.flow, t.state, run.tool) : undefined;
   if (!tool?.http) return;
+  // A write done is not proposed again in this step (session.ts, actionBusy).
+  if (tool.confirm) t.s.done = [...t.s.done, tool.name];
   for (const [variable, path] of Object.entries(tool.http.capture)) {
     const value = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? own(o as Record<string, unknown>, k) : undefined), done.data);
     if (value !== undefined) t.setConverted(variable, value, 'action');

@@ -14,7 +14,14 @@ export type Args = { ok: true; values: Record<string, unknown>; ignored: string[
  * Checks the LLM's arguments against the tool's parameters and, with `toVariable`, each value
  * against the variable it sets (converted to that variable's type).
  */
-export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: string, toVariable?: (param: string, value: unknown) => Converted): Args {
+export function checkArguments(
+  tool: ToolDef,
+  raw: unknown,
+  lastUtterance: string,
+  toVariable?: (param: string, value: unknown) => Converted,
+  /** each value as its variable is written before it is checked (a field's `case: upper`) */
+  written: (param: string, value: unknown) => unknown = (_, value) => value,
+): Args {
   let args = raw;
   if (typeof args === 'string') {
     try {
@@ -31,10 +38,10 @@ export function checkArguments(tool: ToolDef, raw: unknown, lastUtterance: strin
   const values = dict<unknown>();
   for (const p of tool.parameters) {
     const arg = own(given, p.name);
-    let result = isBlank(arg) ? undefined : checkParam(p, arg);
+    let result = isBlank(arg) ? undefined : checkParam(p, written(p.name, arg));
     if (!result?.ok) {
       const extracted = extract(own(tool.autoExtract, p.name) ?? [], lastUtterance);
-      const fromUtterance = extracted === undefined ? undefined : checkParam(p, extracted);
+      const fromUtterance = extracted === undefined ? undefined : checkParam(p, written(p.name, extracted));
       if (fromUtterance?.ok) result = fromUtterance;
     }
     if (result === undefined) {

@@ -12,7 +12,7 @@ import { buildMachine } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';
 import { flowStateMessage } from './lifecycle.ts';
 import { errorText, lastResort, toErrorState, type Recovered } from './recovery.ts';
-import { newSession, Turn, type PendingAction, type Session } from './session.ts';
+import { actionBusy, newSession, Turn, type PendingAction, type Session } from './session.ts';
 import { restoreSession, takeSnapshot, type EngineSnapshot, type RestoreOptions } from './snapshot.ts';
 import { leavesAt, timeLimits, type TimeLimit } from './time-limits.ts';
 
@@ -28,9 +28,14 @@ export interface EngineView {
   values: Readonly<Record<string, unknown>>;
   gate: Readonly<Record<string, GateStatus>>;
   pending: readonly string[];
-  /** names of the tools the LLM may call now */
+  /**
+   * names of the tools the LLM may call now: those the state offers, but one whose action is
+   * running for this step, or a write done already in it (session.ts, actionBusy)
+   */
   tools: readonly string[];
   pendingAction: PendingAction | null;
+  /** the tools whose HTTP action is running for this step (sent, its answer not yet in) */
+  running: readonly string[];
   /** the earliest time (ms) at which a `tick` may change something, or null */
   nextDeadline: number | null;
   /**
@@ -256,8 +261,9 @@ export class FlowEngine {
       values: s.values,
       gate,
       pending: Object.keys(gate).filter((v) => gate[v] === 'pending'),
-      tools: s.ended ? [] : (this.loaded.catalog.offered.get(s.state) ?? []),
+      tools: s.ended ? [] : (this.loaded.catalog.offered.get(s.state) ?? []).filter((name) => !actionBusy(s, name)),
       pendingAction: s.pendingAction,
+      running: s.running.filter((r) => r.state === s.state && !r.left).map((r) => r.tool),
       nextDeadline: s.ended || deadlines.length === 0 ? null : Math.min(...deadlines),
       leavesAt: s.ended ? null : leavesAt(this.loaded.flow, s),
       limits,

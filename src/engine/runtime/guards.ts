@@ -1,8 +1,9 @@
 // Guard conditions on transitions: {variable, operator, value} and {age_of, operator, value},
 // grouped by all: / any:. A date compares as a date (with today and days counted from it), an
-// age in whole years, a number as a number, and text case-insensitively.
+// age in whole years, a number as a number, and text case-insensitively; a value may be another
+// variable's (`"{arrival_date}"`).
 
-import { ageOn, isTodayText, resolveToday } from '../language/dates.ts';
+import { ageOn, isTodayText, referencedVariable, resolveToday } from '../language/dates.ts';
 import type { Condition, Guard, ValueType } from '../language/flow.ts';
 import { pattern } from '../language/patterns.ts';
 import { isRealDate } from '../language/values.ts';
@@ -58,7 +59,29 @@ function equal(left: unknown, right: unknown, asDates: boolean, today: string): 
   return same(left, right);
 }
 
+/**
+ * The condition with each reference to another variable in its value (`"{arrival_date}"`) put in,
+ * or undefined when one it names has no value: a comparison with nothing does not hold.
+ */
+function withReferences(c: Condition, ctx: GuardContext): Condition | undefined {
+  const values = Array.isArray(c.value) ? c.value : [c.value];
+  if (c.operator === 'matches' || !values.some((v) => referencedVariable(v) !== undefined)) return c;
+  let unset = false;
+  const put = (v: unknown) => {
+    const name = referencedVariable(v);
+    if (name === undefined) return v;
+    const given = ctx.value(name);
+    if (isEmptyValue(given)) unset = true;
+    return given;
+  };
+  const value = Array.isArray(c.value) ? c.value.map(put) : put(c.value);
+  return unset ? undefined : { ...c, value };
+}
+
 export function holds(c: Condition, ctx: GuardContext): boolean {
+  const resolved = withReferences(c, ctx);
+  if (!resolved) return false;
+  c = resolved;
   const raw = ctx.value(c.variable);
   // An age is the whole years since the date, today; no date, no age.
   const v = c.age ? (typeof raw === 'string' && isRealDate(raw) ? ageOn(raw, ctx.today) : undefined) : raw;

@@ -4,9 +4,28 @@
 // own cues (thanks and what comes next, the gate's question when the flow has none, a pending
 // action's question, an answer too long to take). They are spoken as well as shown, so they live
 // here, beside the engine and the voice that say them, in each language the kiosk's screens speak.
-// Any other language gets English. `{name}` stands for a value given when the sentence is said.
+// So do the few words the engine itself puts in a step (a form's Continue, yes and no for a
+// true/false value, the error card where a flow has none of its own). Any other language gets
+// English. `{name}` stands for a value given when the sentence is said.
 
-export type KioskSentence = 'action_failed' | 'trouble' | 'model_fallback' | 'thanks' | 'thanks_next' | 'heard' | 'go_ahead' | 'too_long';
+export type KioskSentence =
+  | 'action_failed'
+  | 'trouble'
+  | 'model_fallback'
+  | 'thanks'
+  | 'thanks_next'
+  | 'heard'
+  | 'go_ahead'
+  | 'too_long'
+  | 'yes'
+  | 'no'
+  | 'continue'
+  | 'error_title'
+  | 'error_text'
+  | 'start_over'
+  | 'tick_box'
+  | 'still_running'
+  | 'already_done';
 
 const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>>> = {
   en: {
@@ -18,6 +37,15 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     heard: 'I heard {values}. Is that right?',
     go_ahead: '{summary}. Shall I go ahead?',
     too_long: 'That was more than I can take in at once. Please say it again in fewer words.',
+    yes: 'Yes',
+    no: 'No',
+    continue: 'Continue',
+    error_title: 'Sorry, something went wrong',
+    error_text: 'Nothing you entered has been kept. Please start over, or ask a member of staff for help.',
+    start_over: 'Start over',
+    tick_box: 'Please tick “{fields}” on the screen to go on.',
+    still_running: 'One moment: that is still under way.',
+    already_done: 'That has been done already.',
   },
   de: {
     action_failed: 'Das hat leider nicht geklappt. Es wurde nichts ausgeführt.',
@@ -28,6 +56,15 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     heard: 'Ich habe {values} verstanden. Stimmt das?',
     go_ahead: '{summary}. Soll ich fortfahren?',
     too_long: 'Das war mehr, als ich auf einmal aufnehmen kann. Bitte sagen Sie es noch einmal kürzer.',
+    yes: 'Ja',
+    no: 'Nein',
+    continue: 'Weiter',
+    error_title: 'Entschuldigung, da ist etwas schiefgegangen',
+    error_text: 'Nichts von Ihren Angaben wurde gespeichert. Bitte beginnen Sie neu, oder wenden Sie sich an das Personal.',
+    start_over: 'Neu beginnen',
+    tick_box: 'Bitte kreuzen Sie „{fields}“ auf dem Bildschirm an, um fortzufahren.',
+    still_running: 'Einen Moment bitte, das läuft noch.',
+    already_done: 'Das ist bereits erledigt.',
   },
   fr: {
     action_failed: "Désolé, cela n'a pas abouti. Rien n'a été fait.",
@@ -38,6 +75,15 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     heard: 'J’ai compris {values}. Est-ce correct\u202f?',
     go_ahead: '{summary}. Voulez-vous que je continue\u202f?',
     too_long: 'C’était trop long pour moi d’un seul coup. Veuillez le redire plus brièvement.',
+    yes: 'Oui',
+    no: 'Non',
+    continue: 'Continuer',
+    error_title: 'Désolé, un problème est survenu',
+    error_text: 'Rien de ce que vous avez saisi n’a été conservé. Veuillez recommencer, ou demander de l’aide au personnel.',
+    start_over: 'Recommencer',
+    tick_box: 'Veuillez cocher «\u202f{fields}\u202f» à l’écran pour continuer.',
+    still_running: 'Un instant, c’est en cours.',
+    already_done: 'C’est déjà fait.',
   },
   es: {
     action_failed: 'Lo siento, no se ha podido completar. No se ha hecho nada.',
@@ -48,6 +94,15 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     heard: 'He entendido {values}. ¿Es correcto?',
     go_ahead: '{summary}. ¿Quiere que continúe?',
     too_long: 'Eso ha sido demasiado para mí de una vez. Dígalo de nuevo con menos palabras, por favor.',
+    yes: 'Sí',
+    no: 'No',
+    continue: 'Continuar',
+    error_title: 'Lo siento, algo ha salido mal',
+    error_text: 'No se ha guardado nada de lo que ha introducido. Vuelva a empezar o pida ayuda al personal.',
+    start_over: 'Empezar de nuevo',
+    tick_box: 'Marque «{fields}» en la pantalla para continuar, por favor.',
+    still_running: 'Un momento, todavía está en curso.',
+    already_done: 'Eso ya está hecho.',
   },
   ar: {
     action_failed: 'عذرًا، لم تنجح العملية. لم يُنفَّذ أي شيء.',
@@ -58,6 +113,15 @@ const SENTENCES: Readonly<Record<string, Readonly<Record<KioskSentence, string>>
     heard: 'سمعت {values}. هل هذا صحيح؟',
     go_ahead: '{summary}. هل أتابع؟',
     too_long: 'كان ذلك أطول مما أستطيع فهمه دفعة واحدة. يُرجى قوله مرة أخرى بكلمات أقل.',
+    yes: 'نعم',
+    no: 'لا',
+    continue: 'متابعة',
+    error_title: 'عذرًا، حدث خطأ ما',
+    error_text: 'لم يُحفظ أي شيء مما أدخلته. يُرجى البدء من جديد، أو طلب المساعدة من أحد الموظفين.',
+    start_over: 'البدء من جديد',
+    tick_box: 'يُرجى تحديد «{fields}» على الشاشة للمتابعة.',
+    still_running: 'لحظة من فضلك، ما زال ذلك قيد التنفيذ.',
+    already_done: 'تم ذلك بالفعل.',
   },
 };
 

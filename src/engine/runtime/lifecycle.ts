@@ -4,7 +4,7 @@
 
 import { boundOn } from '../language/field-rules.ts';
 import { dayOf } from '../language/dates.ts';
-import { END, type Artifact, type Field, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
+import { END, type Artifact, type Branch, type Field, type HookAction, type ResponseConstraint, type StateDef, type TurnTakingDef, type UiAction } from '../language/flow.ts';
 import { stateDef } from './error-state.ts';
 import { globalIn } from '../language/global.ts';
 import { interpolate, interpolateDeep, type Values } from '../language/interpolate.ts';
@@ -14,12 +14,15 @@ import { copy, dict } from '../language/records.ts';
 import type { Turn } from './session.ts';
 import { toolButtons } from '../language/touch.ts';
 import { callOnEntry } from './action-effects.ts';
+import { kioskSentence } from './kiosk-sentences.ts';
+import { attempt } from './transition.ts';
+import { handleFatal } from './inputs.ts';
 
 /** A state's on_enter or on_exit items, in order: set, clear, emit, and (on entry) call. */
 function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void {
   for (const h of hooks) {
     if (h.kind === 'set') {
-      for (const [k, v] of Object.entries(h.values)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'hook', true);
+      for (const [k, v] of Object.entries(h.values)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.templateValues) : v, 'hook', true);
     } else if (h.kind === 'clear') {
       for (const v of h.variables) t.clearValue(v, 'hook');
     } else if (h.kind === 'call') {
@@ -29,7 +32,7 @@ function runHooks(t: Turn, hooks: readonly HookAction[], stateId: string): void 
         type: 'analytics',
         event: h.event,
         state: stateId,
-        ...(h.data ? { data: interpolateDeep(h.data, t.s.values) as Record<string, unknown> } : {}),
+        ...(h.data ? { data: interpolateDeep(h.data, t.templateRecord()) as Record<string, unknown> } : {}),
       });
     }
   }
@@ -54,8 +57,11 @@ function wireTurnTaking(t: TurnTakingDef): TurnTakingWire {
   };
 }
 
-/** The artifact as the screen shows it: texts filled in, and a date field's bounds as dates on `today`. */
-function renderArtifact(a: Artifact, values: Values, today: string): Artifact {
+/**
+ * The artifact as the screen shows it: texts filled in, a date field's bounds as dates on `today`,
+ * and the form's button in the kiosk's own word for the visit's language where the flow gives none.
+ */
+function renderArtifact(a: Artifact, values: Values, today: string, language: string): Artifact {
   const bounds = (f: Field) =>
     f.type === 'date' ? { ...(f.min !== undefined ? { min: boundOn(f.min, today)! } : {}), ...(f.max !== undefined ? { max: boundOn(f.max, today)! } : {}) } : {};
   return {
@@ -63,7 +69,7 @@ function renderArtifact(a: Artifact, values: Values, today: string): Artifact {
     ...(a.title !== undefined ? { title: interpolate(a.title, values) } : {}),
     ...(a.text !== undefined ? { text: interpolate(a.text, values) } : {}),
     fields: a.fields.map((f) => ({ ...f, label: interpolate(f.label, values), ...bounds(f) })),
-    submitLabel: interpolate(a.submitLabel, values),
+    submitLabel: a.submitLabel !== undefined ? interpolate(a.submitLabel, values) : kioskSentence('continue', language),
     options: a.options.map((o) => ({ ...o, label: interpolate(o.label, values) })),
     actions: a.actions.map((x) => ({ ...x, label: interpolate(x.label, values) })),
     ...(a.params ? { params: dict(Object.entries(a.params).map(([k, v]) => [k, typeof v === 'string' ? interpolate(v, values) : v])) } : {}),
@@ -72,7 +78,7 @@ function renderArtifact(a: Artifact, values: Values, today: string): Artifact {
 
 /** base_prompt + state prompt, interpolated, plus what the engine needs the LLM to know. */
 export function systemPrompt(t: Turn, s: StateDef): string {
-  const parts = [t.flow.basePrompt.trim(), s.agent.prompt.trim()].filter(Boolean).map((p) => interpolate(p, t.s.values));
+  const parts = [t.flow.basePrompt.trim(), s.agent.prompt.trim()].filter(Boolean).map((p) => interpolate(p, t.templateValues));
   if (s.gate) {
     const vars = s.gate.variables;
     const ask = s.gate.prompt ? ` Ask it this way, with the values you heard: "${s.gate.prompt}"` : '';
@@ -127,7 +133,7 @@ export function flowStateMessage(t: Turn, s: StateDef): FlowStateMessage {
     state: s.id,
     language: t.flow.language,
     epoch: t.s.epoch,
-    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown, dayOf(t.s.now)) : null,
+    artifact: s.ui ? renderArtifact({ ...s.ui, actions: [...parts.actions] }, t.shown, dayOf(t.s.now), t.flow.language) : null,
     agent: {
       system_prompt: systemPrompt(t, s),
       tools: [...(t.cat.toolSpecs.get(s.id) ?? [])],
@@ -161,8 +167,10 @@ export function enterState(t: Turn, id: string): void {
   if (fresh) {
     t.s.retries = 0;
     t.s.noMatch = 0;
+    t.s.done = [];
     if (back) t.s.history = t.s.history.slice(0, -1);
-    else if (from !== null && from !== END) t.s.history = [...t.s.history, from];
+    // A decision step is passed through, never shown: Back goes to the step before it.
+    else if (from !== null && from !== END && !stateDef(t.flow, from)?.decide) t.s.history = [...t.s.history, from];
   }
   // Gate statuses: a re-entry keeps them; a fresh entry starts from the values already held.
   const gate = dict<GateStatus>();
@@ -177,6 +185,7 @@ export function enterState(t: Turn, id: string): void {
   t.replace('gate', gate);
 
   runHooks(t, s.onEnter, id);
+  if (s.decide) return decide(t, s.decide);
   t.emit(flowStateMessage(t, s));
   const to = s.transitions.onTimeout;
   if (cause === 'timeout' && !fresh && to) {
@@ -186,6 +195,17 @@ export function enterState(t: Turn, id: string): void {
   t.emit({ type: 'llm_turn', epoch: t.s.epoch, reason: 'state_entered' });
   t.s.deadline = to ? t.s.now + to.seconds * 1000 : null;
   if (s.terminal) endFlow(t, id);
+}
+
+/**
+ * A decision step: the first branch whose guard holds is taken at once, its values set (vfdl check
+ * makes the last branch one without a guard). Nothing is shown and the LLM is not asked: the
+ * visitor goes straight on to the step it leads to.
+ */
+function decide(t: Turn, branches: readonly Branch[]): void {
+  t.s.deadline = null;
+  if (attempt(t, branches, 'decide', true)) return;
+  handleFatal(t, `the decision step "${t.s.state}" found no branch to take`);
 }
 
 export function exitState(t: Turn, id: string): void {

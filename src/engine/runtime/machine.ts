@@ -78,8 +78,18 @@ function targetsOf(flow: Flow, id: string, predecessors: ReadonlyMap<string, Set
   const out = new Set<string>([id, END, ERROR, ...edgesOf(flow, s)]);
   if (flow.settings.onError) out.add(flow.settings.onError);
   if (flow.settings.onTimeout) out.add(flow.settings.onTimeout);
-  if (flow.settings.allowBack) for (const p of predecessors.get(id) ?? []) out.add(p);
+  if (flow.settings.allowBack) for (const p of stepsBefore(flow, id, predecessors)) out.add(p);
   return [...out].filter((x) => x === END || stateDef(flow, x) !== undefined);
+}
+
+/** The states Back may return to from `id`: those that lead to it, and through a decision step (never shown) those that lead to it. */
+function stepsBefore(flow: Flow, id: string, predecessors: ReadonlyMap<string, Set<string>>, seen = new Set<string>()): Set<string> {
+  for (const p of predecessors.get(id) ?? []) {
+    if (seen.has(p)) continue;
+    seen.add(p);
+    if (stateDef(flow, p)?.decide) stepsBefore(flow, p, predecessors, seen);
+  }
+  return seen;
 }
 
 export function buildMachine(flow: Flow, cat: Catalog) {

@@ -93,7 +93,11 @@ export interface TransitionBlockedMessage {
   problems?: Record<string, FieldProblem>;
 }
 
-/** Why a tool call was refused. `user_refused`: the visitor's last turn was a plain "no". */
+/**
+ * Why a tool call was refused. `user_refused`: the visitor's last turn was a plain "no";
+ * `action_running`: the tool's action is running for this step; `already_done`: the tool is a
+ * write done already in this step (neither is proposed again).
+ */
 export type RejectReason =
   | 'not_in_state'
   | 'invalid_arguments'
@@ -101,7 +105,9 @@ export type RejectReason =
   | 'no_user_turn'
   | 'user_refused'
   | 'not_captured'
-  | 'no_pending_action';
+  | 'no_pending_action'
+  | 'action_running'
+  | 'already_done';
 
 export const REJECT_REASONS: readonly RejectReason[] = [
   'not_in_state',
@@ -111,6 +117,8 @@ export const REJECT_REASONS: readonly RejectReason[] = [
   'user_refused',
   'not_captured',
   'no_pending_action',
+  'action_running',
+  'already_done',
 ];
 
 export interface ToolRejectedMessage {
@@ -136,7 +144,7 @@ export interface ToolResultMessage {
 export interface SpeechCueMessage {
   type: 'speech_cue';
   text: string;
-  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long';
+  reason: 'tool_handled' | 'captured' | 'confirm_capture' | 'confirmed' | 'action_pending' | 'action_failed' | 'too_long' | 'not_ticked' | 'action_busy';
 }
 
 /** Ask the LLM for a turn now (state entry, or an utterance no rule handled). */

@@ -3,7 +3,7 @@
 // so one exception never leaves the kiosk without an answer. Pure, like the rest of the engine.
 
 import type { Catalog } from '../language/catalog.ts';
-import { DEFAULT_ERROR_STATE } from './error-state.ts';
+import { defaultErrorState } from './error-state.ts';
 import { ERROR, type Flow } from '../language/flow.ts';
 import { handleFatal } from './inputs.ts';
 import { enterState, exitState } from './lifecycle.ts';
@@ -77,10 +77,11 @@ export function lastResort(flow: Flow, base: Session | null, now: number): Recov
     history: base !== null && base.state !== ERROR ? [...from.history, base.state] : [...from.history],
     pendingAction: null,
     running: from.running.map((r) => ({ ...r, left: true })),
+    done: [],
     next: null,
     from: null,
   };
-  const error = DEFAULT_ERROR_STATE;
+  const error = defaultErrorState(flow.language);
   // A flow's own __error__ with no way out is a final state: the run ends there, as it would have.
   const terminal = own(flow.states, ERROR)?.terminal ?? false;
   session.ended = terminal;

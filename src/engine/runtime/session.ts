@@ -6,7 +6,7 @@
 // size of everything the visitor has said so far.
 
 import type { Catalog } from '../language/catalog.ts';
-import { dayOf } from '../language/dates.ts';
+import { dayOf, isTodayText, resolveToday, TODAY } from '../language/dates.ts';
 import { stateDef } from './error-state.ts';
 import type { GuardContext } from './guards.ts';
 import { shownValue } from './shown-values.ts';
@@ -38,7 +38,7 @@ export interface RunningAction {
 
 export interface Decision {
   target: string;
-  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action' | 'no_match';
+  cause: 'ui' | 'tool' | 'utterance' | 'timeout' | 'gate' | 'back' | 'max_duration' | 'error' | 'action' | 'no_match' | 'decide';
 }
 
 export interface Session {
@@ -67,6 +67,8 @@ export interface Session {
   refused: boolean;
   pendingAction: PendingAction | null;
   running: readonly RunningAction[];
+  /** the writes (tools with `confirm`) done in this step: none is proposed again until the visitor moves on */
+  done: readonly string[];
   seq: number;
   /** the transition decided in this step, taken by the statechart */
   next: Decision | null;
@@ -79,7 +81,9 @@ export interface Session {
 }
 
 export function newSession(flow: Flow, now: number): Session {
-  const values = dict(Object.values(flow.variables).flatMap((v) => (v.default !== undefined ? [[v.name, v.default] as const] : [])));
+  // A date's default of today (or a day counted from it) is the day the visit starts, on the kiosk's clock.
+  const start = (v: Flow['variables'][string]) => (v.type === 'date' && isTodayText(v.default) ? (resolveToday(v.default.trim(), dayOf(now)) ?? v.default) : v.default);
+  const values = dict(Object.values(flow.variables).flatMap((v) => (v.default !== undefined ? [[v.name, start(v)] as const] : [])));
   return {
     state: flow.initial,
     language: flow.language,
@@ -98,6 +102,7 @@ export function newSession(flow: Flow, now: number): Session {
     refused: false,
     pendingAction: null,
     running: [],
+    done: [],
     seq: 0,
     next: null,
     from: null,
@@ -105,6 +110,16 @@ export function newSession(flow: Flow, now: number): Session {
     capExtendedMs: 0,
     ended: false,
   };
+}
+
+/**
+ * Whether a tool's action may not start again now, and why: its HTTP action is running for this
+ * step (`running`), or it is a write already done in this step (`done`). Such a tool is not
+ * proposed again, by the LLM, a tap or the built-in assistant, so nothing is sent twice.
+ */
+export function actionBusy(s: Session, tool: string): 'running' | 'done' | undefined {
+  if (s.running.some((r) => r.tool === tool && r.state === s.state && !r.left)) return 'running';
+  return s.done.includes(tool) ? 'done' : undefined;
 }
 
 /** The session's records keyed by variable name, which a step may change in place once copied. */
@@ -149,9 +164,27 @@ export class Turn {
     return { value: (name) => own(this.s.values, name), type: (name) => this.cat.variables.get(name)?.type, today: dayOf(this.s.now) };
   }
 
-  /** The values as a visitor reads them (choice labels, dates in words), each worked out when a template asks for it. */
+  /** The values as a visitor reads them (choice labels, dates in words), each worked out when a template asks for it; `today` among them. */
   get shown(): (name: string) => unknown {
-    return (name) => shownValue(this.flow, this.cat, name, own(this.s.values, name));
+    return (name) => shownValue(this.flow, this.cat, name, this.isToday(name) ? dayOf(this.s.now) : own(this.s.values, name));
+  }
+
+  /**
+   * The values a template is filled in with (a prompt, a `set` text): the visit's, and `today`, the
+   * kiosk's date (YYYY-MM-DD), unless the flow has a variable of that name; each worked out when asked.
+   */
+  get templateValues(): (name: string) => unknown {
+    return (name) => (this.isToday(name) ? dayOf(this.s.now) : own(this.s.values, name));
+  }
+
+  /** The same values as a record with `args` over them, for what is filled in whole (an HTTP body, analytics data). */
+  templateRecord(args: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+    return this.isToday(TODAY) ? copy(this.s.values, { [TODAY]: dayOf(this.s.now) }, args) : copy(this.s.values, args);
+  }
+
+  /** `{today}` names the kiosk's date here: the flow has no variable of that name. */
+  private isToday(name: string): boolean {
+    return name === TODAY && !this.cat.variables.has(TODAY);
   }
 
   emit(m: EngineMessage): void {
@@ -200,6 +233,8 @@ export class Turn {
    * the LLM is told why. Returns whether it was stored.
    */
   setConverted(name: string, value: unknown, source: FlowVariableMessage['source'], confirmed = false): boolean {
+    // A date set to today (or a day counted from it) is that day on the kiosk's clock.
+    if ((this.cat.variables.get(name)?.type ?? 'string') === 'date' && isTodayText(value)) value = resolveToday(value.trim(), dayOf(this.s.now)) ?? value;
     // Text for a text variable is kept as written (its spaces too).
     if (value === null || value === undefined || (typeof value === 'string' && (this.cat.variables.get(name)?.type ?? 'string') === 'string')) {
       this.setValue(name, value, source, confirmed);

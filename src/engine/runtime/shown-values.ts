@@ -1,14 +1,16 @@
 // How values read to a visitor: a choice by its label ("Walk-in visit", not walk_in), a date in
-// words in the flow's language ("March 15, 1990", "15. März 1990") and a number with that
+// words in the flow's language ("March 15, 1990", "15. März 1990"), a number with that
 // language's decimal sign ("2.5", "2,5"; never grouped, since a number a visitor gives is often a
-// code). Used for what the screen and the kiosk's own cues say; the LLM's prompt and flow_end keep
+// code) and true or false as yes or no in that language ("Ja", "Non"). Used for what the screen and the kiosk's own cues say; the LLM's prompt and flow_end keep
 // the values as stored. Also how a variable is named to a visitor, and which of them the end
 // screen shows for the visitor to take away.
 
 import type { Catalog } from '../language/catalog.ts';
 import type { Field, Flow } from '../language/flow.ts';
 import { dict } from '../language/records.ts';
+import { TODAY } from '../language/dates.ts';
 import { isRealDate } from '../language/values.ts';
+import { kioskSentence } from './kiosk-sentences.ts';
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -54,8 +56,10 @@ export function shownValue(flow: Flow, cat: Catalog, name: string, value: unknow
   if (label !== undefined) return label;
   // A date that is no real day cannot be stored (every way in converts to the variable's type);
   // dateInWords keeps the screen safe anyway.
-  if (cat.variables.get(name)?.type === 'date' && typeof value === 'string') return dateInWords(value, flow.language);
+  const date = cat.variables.get(name)?.type === 'date' || (name === TODAY && !cat.variables.has(TODAY));
+  if (date && typeof value === 'string') return dateInWords(value, flow.language);
   if (typeof value === 'number' && Number.isFinite(value)) return numberFormat(flow.language).format(value);
+  if (typeof value === 'boolean') return kioskSentence(value ? 'yes' : 'no', flow.language);
   return value;
 }
 

@@ -179,6 +179,8 @@ export function restoreSession(loaded: LoadedFlow, data: unknown, now: number, o
       refused: typeof s['refused'] === 'boolean' ? s['refused'] : true,
       pendingAction: action && { ...action, proposedAt: moved(action.proposedAt), expiresAt: moved(action.expiresAt) },
       running,
+      // Older snapshots kept no writes done in the step: none so far.
+      done: Array.isArray(s['done']) && s['done'].every((d) => typeof d === 'string') ? (s['done'] as string[]) : [],
       seq: s['seq'] as number,
       next: null,
       from: null,

@@ -11,11 +11,12 @@ import { afterTool } from './after-tool.ts';
 import { kioskSentence } from './kiosk-sentences.ts';
 import { displayValue, interpolate } from '../language/interpolate.ts';
 import type { RejectReason, ToolCallInput } from './messages.ts';
-import type { Turn } from './session.ts';
+import { actionBusy, type Turn } from './session.ts';
 import { attempt, reportBlocked } from './transition.ts';
 import { copy, dict, own } from '../language/records.ts';
 import { shownValues } from './shown-values.ts';
 import { argumentsFromValues, checkArguments } from './arguments.ts';
+import { inCase } from '../language/field-rules.ts';
 
 export function reject(t: Turn, tool: string, callId: string, reason: RejectReason, detail: string, field?: string): void {
   t.emit({ type: 'tool_rejected', tool, call_id: callId, reason, detail, ...(field !== undefined ? { field } : {}) });
@@ -70,7 +71,10 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
   if (name === GO_BACK) return goBack(t, call.args, callId);
 
   const tool = resolveTool(t.flow, state, name)!;
-  const args = checkArguments(tool, call.args, t.s.lastUtterance, (param, value) => t.convert(own(tool.capture, param) ?? param, value));
+  const busy = actionBusy(t.s, name);
+  if (busy) return reject(t, name, callId, busy === 'running' ? 'action_running' : 'already_done', busyText(name, busy));
+  const variable = (param: string) => own(tool.capture, param) ?? param;
+  const args = checkArguments(tool, call.args, t.s.lastUtterance, (param, value) => t.convert(variable(param), value), (param, value) => inCase(value, t.cat.fieldCase.get(variable(param))));
   if (!args.ok) return reject(t, name, callId, 'invalid_arguments', args.detail, args.field);
 
   if (tool.confirm) return proposeAction(t, tool, args.values, callId);
@@ -78,7 +82,7 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
   if (tool.http) {
     const runId = runHttp(t, tool, args.values);
     if (runId === null) return t.emit({ type: 'tool_result', call_id: callId, tool: name, ok: false, content: { status: 'failed', captured } });
-    return ok(t, name, callId, { status: 'running', action_id: runId, captured });
+    return ok(t, name, callId, { status: 'running', action_id: runId, captured, note: runningNote(name) });
   }
   ok(t, name, callId, { captured, ...(args.ignored.length ? { ignored_arguments: args.ignored } : {}) });
   afterTool(t, tool);
@@ -114,7 +118,7 @@ export function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unkno
       detail: edited ? 'changed before it was confirmed; the new request needs its own yes' : 'replaced by a newer request',
     });
   }
-  const values = shownValues(t.flow, t.cat, copy(t.s.values, args));
+  const values = shownValues(t.flow, t.cat, t.templateRecord(args));
   const summary = tool.summary
     ? interpolate(tool.summary, values)
     : `${tool.description || tool.name}: ${Object.keys(args).map((k) => displayValue(values[k])).join(', ')}`;
@@ -140,6 +144,13 @@ export function proposeAction(t: Turn, tool: ToolDef, args: Record<string, unkno
  * Returns false when the values do not make a valid call (reported as a blocked move).
  */
 export function tapTool(t: Turn, tool: ToolDef): boolean {
+  const busy = actionBusy(t.s, tool.name);
+  if (busy) {
+    // A second tap (or a tap on what the LLM started): nothing is sent twice, and the visitor hears why.
+    t.system(`[flow engine] The visitor tapped ${tool.name} again: ${busyText(tool.name, busy)}`);
+    t.emit({ type: 'speech_cue', text: kioskSentence(busy === 'running' ? 'still_running' : 'already_done', t.s.language), reason: 'action_busy' });
+    return false;
+  }
   const args = checkArguments(tool, argumentsFromValues(tool, t.s.values), '');
   if (!args.ok) {
     const field = args.field ?? tool.name;
@@ -201,8 +212,8 @@ export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
     t.system(`[flow engine] The visitor declined: ${pending.summary}. Nothing was done.`);
     return;
   }
-  if (callId) ok(t, name, callId, { status: 'confirmed', summary: pending.summary });
   const tool = resolveTool(t.flow, t.state!, pending.tool);
+  if (callId) ok(t, name, callId, { status: 'confirmed', summary: pending.summary, ...(tool?.http ? { running: true, note: runningNote(pending.tool) } : {}) });
   if (!tool) {
     t.emit({ type: 'action_result', action_id: pending.id, tool: pending.tool, status: 'failed', detail: 'the tool is no longer available here' });
     return;
@@ -213,7 +224,20 @@ export function decideAction(t: Turn, confirm: boolean, callId?: string): void {
     return;
   }
   t.emit({ type: 'action_result', action_id: pending.id, tool: tool.name, status: 'done', detail: pending.summary });
+  t.s.done = [...t.s.done, tool.name];
   afterTool(t, tool);
+}
+
+/** What the LLM is told of a tool it may not call now, and why. */
+function busyText(tool: string, busy: 'running' | 'done'): string {
+  return busy === 'running'
+    ? `${tool} is running now for this step; its answer comes by itself. It is not started again: tell the visitor it is under way, and do not call ${tool} again.`
+    : `${tool} was done already in this step. It is not proposed again: tell the visitor it is done, and do not call ${tool} again.`;
+}
+
+/** What the LLM is told of an action that has started. */
+function runningNote(tool: string): string {
+  return `${tool} is running now; its answer comes by itself. Do not call ${tool} again.`;
 }
 
 /**

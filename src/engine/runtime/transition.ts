@@ -7,6 +7,7 @@ import { displayValue, interpolate } from '../language/interpolate.ts';
 import type { BlockReason } from './messages.ts';
 import { dict } from '../language/records.ts';
 import type { Decision, Turn } from './session.ts';
+import { andList, kioskSentence } from './kiosk-sentences.ts';
 
 /** What is still missing before the gate of the current state opens. */
 export function gateShortfall(t: Turn): { reason: BlockReason; variables: string[] } | null {
@@ -52,11 +53,38 @@ export function reportBlocked(t: Turn, target: string | null, reason: BlockReaso
 }
 
 /**
+ * The required checkboxes of the step's form that are not ticked: a consent the visitor has not
+ * given (`required` on a checkbox means ticked), which holds back the step's own way on.
+ */
+function untickedBoxes(t: Turn): string[] {
+  const ui = t.state?.ui;
+  if (ui?.type !== 'form') return [];
+  return ui.fields.filter((f) => f.type === 'checkbox' && f.required && t.s.values[f.id] !== true).map((f) => f.id);
+}
+
+/**
+ * Says that the step cannot go on until `boxes` are ticked: on the screen, to the LLM, and aloud
+ * (a cue in the visit's language), for a move asked for by voice or by the LLM.
+ */
+function reportUnticked(t: Turn, target: string | null, boxes: string[]): void {
+  const labels = boxes.map((v) => t.state?.ui?.fields.find((f) => f.id === v)?.label ?? v).map((l) => interpolate(l, t.shown));
+  reportBlocked(t, target, 'not_captured', boxes, `Not ticked yet: ${boxes.join(', ')}.`);
+  t.system(`[flow engine] ${boxes.join(', ')} ${boxes.length > 1 ? 'are boxes' : 'is a box'} the visitor must tick on the screen (a consent) before this step goes on: ask them to tick it, or to say plainly that they agree. Never take it as given.`);
+  t.emit({ type: 'speech_cue', text: kioskSentence('tick_box', t.s.language, { fields: andList(labels, t.s.language) }), reason: 'not_ticked' });
+}
+
+/**
  * Takes the first branch whose guard holds. `bypassGate` is for the visitor's own hands (UI
  * events) and for the gate's own on_confirm. Returns true when a transition was decided.
  */
 export function attempt(t: Turn, branches: readonly Branch[], cause: Decision['cause'], bypassGate: boolean): boolean {
   if (branches.length === 0) return false;
+  // The step's own way on (a tool's or a rule's move, the gate's on_confirm) waits for every required box to be ticked.
+  const boxes = !bypassGate || cause === 'gate' ? untickedBoxes(t) : [];
+  if (boxes.length) {
+    reportUnticked(t, branches[0]!.target, boxes);
+    return false;
+  }
   if (!bypassGate) {
     const short = gateShortfall(t);
     if (short) {
@@ -73,7 +101,7 @@ export function attempt(t: Turn, branches: readonly Branch[], cause: Decision['c
     reportBlocked(t, branches[0]!.target, 'guard_failed', [], 'No branch of this transition has a guard that holds.');
     return false;
   }
-  for (const [k, v] of Object.entries(chosen.set)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.s.values) : v, 'transition', true);
+  for (const [k, v] of Object.entries(chosen.set)) t.setConverted(k, typeof v === 'string' ? interpolate(v, t.templateValues) : v, 'transition', true);
   t.go(chosen.target, cause);
   return true;
 }

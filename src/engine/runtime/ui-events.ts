@@ -68,11 +68,13 @@ function submitForm({ t, ev, state, mapped }: UiEvent): boolean {
   for (const f of state.ui?.fields ?? []) {
     const raw = own(ev.values, f.id);
     if (isBlank(raw)) {
-      if (f.required && f.type !== 'checkbox') missing.push(f.id);
+      if (f.required) missing.push(f.id);
       continue;
     }
     const c = t.convert(f.id, raw);
-    if (c.ok) typed[f.id] = c.value;
+    // A required checkbox is a consent: ticked, or the step does not go on.
+    if (c.ok && f.type === 'checkbox' && f.required && c.value !== true) missing.push(f.id);
+    else if (c.ok) typed[f.id] = c.value;
     else {
       invalid.push(f.id);
       why.push(`${f.id} ${c.fieldProblem ? '' : 'is not valid: '}${c.problem}`);

@@ -4,7 +4,7 @@
 // server both read values through it, so that a value is refused on the same grounds on both sides.
 
 import type { Catalog } from '../language/catalog.ts';
-import { fieldProblem, problemText } from '../language/field-rules.ts';
+import { fieldProblem, inCase, problemText } from '../language/field-rules.ts';
 import type { Flow } from '../language/flow.ts';
 import { MAX_TEXT_CHARS } from '../language/limits.ts';
 import { convertValue, type Converted } from '../language/values.ts';
@@ -14,15 +14,17 @@ import { shownValue } from './shown-values.ts';
  * `raw` converted to the type of the variable `name`, or why it cannot be: a text longer than
  * MAX_TEXT_CHARS (as an utterance or a tool's argument would be, so no guard pattern ever runs on
  * a longer one), a value of another type, or one that breaks a rule of the variable's form fields
- * (`today`, YYYY-MM-DD, is the day a date bound counts from).
+ * (`today`, YYYY-MM-DD, is the day a date bound counts from); a text in the case its field asks for.
  */
 export function variableValue(flow: Flow, cat: Catalog, name: string, raw: unknown, today: string): Converted {
   if (typeof raw === 'string' && raw.length > MAX_TEXT_CHARS) {
     return { ok: false, problem: `${raw.length} characters, more than the ${MAX_TEXT_CHARS} a text may have` };
   }
   const info = cat.variables.get(name);
-  const c = convertValue(info?.type ?? 'string', raw, info?.enum);
-  if (!c.ok) return c;
+  const converted = convertValue(info?.type ?? 'string', raw, info?.enum);
+  if (!converted.ok) return converted;
+  // In the case its field asks for (`case: upper`), however it came: typed, said or sent.
+  const c = { ok: true as const, value: inCase(converted.value, cat.fieldCase.get(name)) };
   // The rules of the variable's form fields hold for a value from any source.
   for (const f of cat.fieldRules.get(name) ?? []) {
     const p = fieldProblem(f, c.value, today);

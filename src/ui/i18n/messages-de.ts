@@ -87,6 +87,7 @@ export const de: Messages = {
   blocked: {
     pending: 'Bitte prüfen Sie zuerst: {fields}. Tippen Sie auf „Bestätigen“, wenn es stimmt, sonst auf „Ändern“.',
     missing: 'Wir benötigen noch: {fields}.',
+    tick: 'Bitte kreuzen Sie „{fields}“ an, um fortzufahren.',
     invalid: 'Bitte prüfen Sie: {fields}.',
     guard: 'Das ist noch nicht möglich. Bitte prüfen Sie Ihre Angaben.',
   },

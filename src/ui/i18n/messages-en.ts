@@ -86,6 +86,7 @@ export const en = {
   blocked: {
     pending: 'Please check your {fields} first: tap Confirm if it is right, or Change if not.',
     missing: 'We still need your {fields}.',
+    tick: 'Please tick “{fields}” to go on.',
     invalid: 'Please check your {fields}.',
     guard: "That isn't possible yet. Please check your answers.",
   },

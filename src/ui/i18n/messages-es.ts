@@ -87,6 +87,7 @@ export const es: Messages = {
   blocked: {
     pending: 'Primero revise: {fields}. Toque «Confirmar» si es correcto o «Cambiar» si no lo es.',
     missing: 'Todavía necesitamos: {fields}.',
+    tick: 'Marque «{fields}» para continuar, por favor.',
     invalid: 'Revise, por favor: {fields}.',
     guard: 'Todavía no es posible. Revise sus respuestas, por favor.',
   },

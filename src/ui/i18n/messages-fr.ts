@@ -87,6 +87,7 @@ export const fr: Messages = {
   blocked: {
     pending: 'Veuillez d’abord vérifier : {fields}. Appuyez sur « Confirmer » si c’est correct, sinon sur « Modifier ».',
     missing: 'Il nous manque encore : {fields}.',
+    tick: 'Veuillez cocher « {fields} » pour continuer.',
     invalid: 'Veuillez vérifier : {fields}.',
     guard: 'Ce n’est pas encore possible. Veuillez vérifier vos réponses.',
   },
