@@ -15,7 +15,7 @@ export interface Observed {
   flowState: FlowStateMessage | null;
   /** the tools offered to the LLM now, as it gets them */
   toolSpecs: readonly ToolSpec[];
-  /** the end screen's list of what the visitor gave, as it stands now (shown-values.ts, givenLines) */
+  /** the end screen's list of what the visitor takes away, as it stands now (shown-values.ts, takeAwayLines) */
   given: readonly { label: string; value: unknown }[];
 }
 

@@ -11,7 +11,7 @@ import { VirtualClock } from '../ports/clock.ts';
 import { formatDiagnostic } from '../engine/language/diagnostics.ts';
 import { checkNames, parseScript } from './conversation-script.ts';
 import { compare } from './expectations.ts';
-import { givenLines } from '../engine/runtime/shown-values.ts';
+import { takeAwayLines } from '../engine/runtime/shown-values.ts';
 import { CannedAnswers } from './canned-answers.ts';
 import type { Script, Step } from './script-types.ts';
 import { uiProblem } from './ui-offered.ts';
@@ -81,7 +81,7 @@ export function play(script: Script, loaded: LoadedFlow, heard?: (messages: read
       case 'expect': {
         const view = engine.view;
         const toolSpecs = view.ended ? [] : (engine.loaded.catalog.toolSpecs.get(view.state) ?? []).filter((t) => view.tools.includes(t.function.name));
-        const given = givenLines(engine.loaded.flow, engine.loaded.catalog, view.values);
+        const given = takeAwayLines(engine.loaded.flow, engine.loaded.catalog, view.values);
         const differences = compare(step.expect, { view, window, flowState, toolSpecs, given });
         if (differences.length) {
           return { status: 'failed', message: differences.map((d) => `${file}:${step.line}: expect failed: ${d}`).join('\n') };

@@ -52,8 +52,12 @@ export type LifeEvent =
   | { type: 'screen.changed' }
   /** the flow entered a step; `failed`: its error step, where nothing is left to go on with */
   | { type: 'flow.step'; failed: boolean }
-  /** the flow ended; `assistant`: the conversation goes on (an assistant flow), else the end screen counts down */
-  | { type: 'flow.ended'; assistant: boolean }
+  /**
+   * the flow ended; `assistant`: the conversation goes on (an assistant flow), else the end screen
+   * counts down; `toRead`: it shows something to read (what to take away, the last step's card),
+   * so it stays at least READ_MS
+   */
+  | { type: 'flow.ended'; assistant: boolean; toRead?: boolean }
   | { type: 'panel.opened' }
   | { type: 'panel.closed' }
   /** raised by the machine itself: the visit was wiped, nothing of it is on screen */
@@ -72,6 +76,12 @@ const countdown = {
     ],
   },
 } as const;
+
+/**
+ * The least time an end screen with something to read stays: a time limit a visitor meets is shown
+ * and said at least 20 s before it acts (WCAG 2.2.1). One with nothing to read may clear sooner.
+ */
+export const READ_MS = 20_000;
 
 /** `ms` as a countdown: whole seconds shown, and the part of a second before the first step. */
 function countdownFrom(ms: number): Pick<LifeContext, 'endsIn' | 'tickMs'> {
@@ -124,7 +134,7 @@ export const kioskLife = setup({
     stirred: raise({ type: 'activity' }),
     heard: assign({ quietMs: 0 }),
     resumedQuiet: assign({ quietMs: ({ event }) => (event.type === 'visit.resumed' ? Math.max(0, event.quietMs) : 0) }),
-    startCountdown: assign(({ context }) => countdownFrom(context.timing.endMs)),
+    startCountdown: assign(({ context, event }) => countdownFrom(event.type === 'flow.ended' && event.toRead ? Math.max(context.timing.endMs, READ_MS) : context.timing.endMs)),
     /** the walk-away question's grace, less what a visit taken up after a reload had already waited */
     startGrace: assign(({ context }) => countdownFrom(context.timing.graceMs - Math.max(0, context.quietMs - context.timing.idleMs))),
     countDown: assign(({ context }) => ({ endsIn: (context.endsIn ?? 1) - 1, tickMs: 1000 })),

@@ -76,6 +76,11 @@ export class KioskVoice {
   /** the visit has a voice to speak with (Repeat and Stop are offered); stays so for the visit, even on captions only */
   voiced = $state(false);
 
+  /** the kiosk can hear what the visitor says now or in a moment (so "say 'more time'" may be offered) */
+  get hears(): boolean {
+    return this.status !== 'off' && this.status !== 'no-microphone';
+  }
+
   private session: VoiceSession | null = null;
   private speaker: Speaker | null = null;
   private splitters = new Map<number, SentenceSplitter>();

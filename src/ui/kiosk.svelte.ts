@@ -14,13 +14,14 @@ import type { Diagnostic } from '../engine/language/diagnostics.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { LoadedFlow } from '../engine/language/load-flow.ts';
 import { dict } from '../engine/language/records.ts';
-import { givenLines, type GivenLine } from '../engine/runtime/shown-values.ts';
+import { takeAwayLines, type GivenLine } from '../engine/runtime/shown-values.ts';
 import type { UiEventInput } from '../engine/runtime/messages.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import { browserTimers, type Timers } from '../ports/timers.ts';
 import { sweepBrowserStores } from '../pwa/privacy-sweep.ts';
 import { kioskLife, lifeView, sameView, type LifeEvent, type LifeView, type Phase } from './kiosk-life.ts';
 import { KioskVoice, browserMark } from './kiosk-voice.svelte.ts';
+import { dropHeldTap } from './tap-hold.ts';
 import type { KioskParts } from './kiosk-parts.ts';
 import type { KioskSettings } from './kiosk-settings.ts';
 import { clearVisitorStorage } from './device-settings.ts';
@@ -54,8 +55,8 @@ export class Kiosk {
   unloaded = $state<'unreachable' | 'not_found' | null>(null);
   /** the language the kiosk shows and speaks: the visit's, and the flow's default between visits */
   language = $state('en');
-  /** what the visitor gave, as the end screen lists it (labels and values in their words) */
-  endSummary = $state<GivenLine[]>([]);
+  /** what the end screen shows the visitor to take away (the flow's show_at_end values, labelled in their words) */
+  takeAway = $state<GivenLine[]>([]);
   /** the visit in progress, from Start (or a reload that takes it up) until the wipe */
   visit = $state.raw<Visit | null>(null);
   readonly step: StepView;
@@ -240,7 +241,9 @@ export class Kiosk {
       tell: (event) => this.tell(event),
       inVisit: () => this.inVisit,
       ended: (variables, flow) => {
-        this.endSummary = givenLines(flow.flow, flow.catalog, variables);
+        this.takeAway = takeAwayLines(flow.flow, flow.catalog, variables);
+        const lastCard = this.step.screen?.terminal === true && this.step.screen.artifact !== null;
+        return this.takeAway.length > 0 || lastCard || this.step.notice !== null;
       },
       controls: this.controls,
       languageChanged: (language) => {
@@ -297,6 +300,9 @@ export class Kiosk {
 
   action(event: string): void {
     if (event === 'start_over') return this.startOver();
+    // A second tap while the first one's action runs (a double tap on "Find my appointment") acts
+    // no more, even if it came before the button could grey (issue 30 point 2).
+    if (this.step.busy) return;
     this.send({ type: 'ui_event', event });
   }
 
@@ -353,18 +359,9 @@ export class Kiosk {
     this.visit?.ui(event);
   }
 
-  /**
-   * Drops a click on a button that acts on the step (marked data-held, and disabled while the
-   * screen settles) made while the screen was settling, before the button sees it. It goes by
-   * when the finger touched (the event's timeStamp), not by when a busy page got round to it: by
-   * then the hold may have ended and the tap would act on the new screen.
-   */
+  /** A click made while the screen settles, on a button that acts on the step, is dropped and shown as seen (tap-hold.ts). */
   holdTap(e: Event): void {
-    if (e.timeStamp >= this.heldUntil) return;
-    // Only the buttons that act on the step are held (data-held); Start over, Change and typing are not.
-    if (!(e.target instanceof Element) || !e.target.closest('button[data-held]')) return;
-    e.stopPropagation();
-    e.preventDefault();
+    dropHeldTap(e, this.heldUntil, this.parts.mark ?? browserMark, this.timers);
   }
 
   /** Drops the visitor's data: the visit, the step, and storage (the kiosk's life has stopped its timers). */
@@ -378,7 +375,7 @@ export class Kiosk {
     // Each visit starts in the flow's default language again.
     if (this.loaded) this.showIn(this.loaded.flow.defaultLanguage);
     this.heldUntil = 0;
-    this.endSummary = [];
+    this.takeAway = [];
     try {
       // Everything but the operator's device settings (the kiosk's setup, never a visitor's).
       clearVisitorStorage();

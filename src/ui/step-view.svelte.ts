@@ -11,6 +11,7 @@ import { copy, dict, own } from '../engine/language/records.ts';
 import { isRealDate } from '../engine/language/values.ts';
 import type { EngineMessage, FlowStateMessage, TransitionBlockedMessage } from '../engine/runtime/messages.ts';
 import type { NearLimit } from './time-warnings.ts';
+import { faceOf } from './step-face.ts';
 
 export type FieldStatus = 'empty' | 'pending' | 'confirmed' | 'set';
 
@@ -62,6 +63,10 @@ export class StepView {
   pendingAction = $state<PendingActionView | null>(null);
   /** a confirmed action is being performed: what it does, in the visitor's words */
   actionRunning = $state<string | null>(null);
+  /** an action of the step that needed no yes (a look-up) is being performed: its id */
+  lookingUp = $state<string | null>(null);
+  /** what the visitor sees of the step (see faceOf): a new message that leaves it alike holds no tap */
+  private face = '';
 
   constructor(private readonly flow: () => LoadedFlow | null) {}
 
@@ -69,10 +74,16 @@ export class StepView {
   apply(m: EngineMessage): StepChange {
     const change: StepChange = { screenChanged: false, actionFailed: false };
     switch (m.type) {
-      case 'flow_state':
-        change.screenChanged = true;
+      case 'flow_state': {
+        // The step shown again as it was (its own timeout, a language kept): nothing under the
+        // finger changed, so no tap is held (issue 31 point 13).
+        const face = faceOf(m);
+        change.screenChanged = face !== this.face;
+        this.face = face;
+        this.lookingUp = null;
         this.show(m);
         break;
+      }
       case 'flow_variable': {
         const f = this.fields[m.name];
         if (!f) break;
@@ -90,6 +101,9 @@ export class StepView {
         this.pendingAction = { id: m.action_id, summary: m.summary, fields: this.actionFields(m.tool, m.args) };
         break;
       case 'action_run':
+        // A look-up tapped (or called) runs: the step's buttons wait for its answer, so a
+        // double tap sends one (issue 30 point 2).
+        if (this.pendingAction?.id !== m.action_id) this.lookingUp = m.action_id;
         if (this.pendingAction?.id === m.action_id) {
           // The card gives way: its buttons, and those that move up under a finger, wait a moment.
           change.screenChanged = true;
@@ -99,6 +113,7 @@ export class StepView {
         break;
       case 'action_result':
         if (this.pendingAction?.id === m.action_id) this.pendingAction = null;
+        if (this.lookingUp === m.action_id) this.lookingUp = null;
         if (m.status === 'done' || m.status === 'failed') this.actionRunning = null;
         // A failure the flow has its own way on for (a 404 "no appointment") is said by its next step.
         change.actionFailed = m.status === 'failed' && !m.handled;
@@ -162,7 +177,14 @@ export class StepView {
     return Object.values(this.fields).some((f) => f.value !== '') || this.pendingAction !== null;
   }
 
+  /** An action of the step is being performed (confirmed, or a look-up): its buttons wait. */
+  get busy(): boolean {
+    return this.actionRunning !== null || this.lookingUp !== null;
+  }
+
   clear(): void {
+    this.face = '';
+    this.lookingUp = null;
     this.screen = null;
     this.fields = dict();
     this.notice = null;
@@ -177,12 +199,19 @@ export class StepView {
     return variableLabel(loaded.flow, variable);
   }
 
+  /** The step on screen asks the visitor nothing: no field, no option, no value waiting for a yes (a card). */
+  get asksNothing(): boolean {
+    const artifact = this.screen?.artifact;
+    return artifact !== null && artifact !== undefined && artifact.fields.length === 0 && artifact.options.length === 0 && this.screen?.gate === null;
+  }
+
   /** A near time limit of the flow (time-warnings.ts), in the kiosk's words: what it does and in how many seconds. */
   limitWords(limit: NearLimit): Words {
     const { seconds } = limit;
     switch (limit.kind) {
       case 'step':
-        return words('time.stepCloses', { seconds });
+        // A step that asks nothing (a card) has no answer to wait for: it just closes (issue 31).
+        return words(this.asksNothing ? 'time.screenCloses' : 'time.stepCloses', { seconds });
       case 'visit':
         return words('time.visitEnds', { seconds });
       case 'values': {

@@ -50,8 +50,11 @@ export interface VisitPlace {
   tell(event: LifeEvent): void;
   /** the kiosk's life is in a visit (the copy is kept only then) */
   inVisit(): boolean;
-  /** the flow ended with these values (in the flow as the visit ran it, in its language), for the end screen */
-  ended(variables: Record<string, unknown>, flow: LoadedFlow): void;
+  /**
+   * the flow ended with these values (in the flow as the visit ran it, in its language), for the
+   * end screen; true when it shows something to read (what to take away, the last step's card)
+   */
+  ended(variables: Record<string, unknown>, flow: LoadedFlow): boolean;
   /** the visit is in another language now: the screen's words and the voice follow */
   languageChanged(language: string): void;
   /** what the visitor asks of the kiosk itself, and what the kiosk tells them of (audio guidance, time limits) */
@@ -327,9 +330,9 @@ export class Visit {
         // A kiosk flow's end screen hears no more, but for the kiosk's own words when the visitor
         // relies on them (audio guidance: "more time", "repeat"); nothing said reaches the model.
         if (m.mode === 'kiosk' && !this.place.controls.listensAtEnd) this.place.voice.stopListening();
-        this.place.ended(m.variables, this.engine.loaded);
+        const toRead = this.place.ended(m.variables, this.engine.loaded);
         this.place.controls.ended();
-        this.place.tell({ type: 'flow.ended', assistant: m.mode === 'assistant' });
+        this.place.tell({ type: 'flow.ended', assistant: m.mode === 'assistant', toRead });
       }
     }
     // After the batch: a failure that moved the flow on stays said on the new screen.

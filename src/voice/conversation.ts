@@ -18,6 +18,7 @@ import type { Timers } from '../ports/timers.ts';
 import type { ConversationContext, ConversationEvents, ConversationOptions } from './conversation-events.ts';
 import { questionAfterCapture } from './known-replies.ts';
 import { PreparedReply, requestKey } from './prepared-reply.ts';
+import { formInputs } from './screen-requests.ts';
 
 export type { ConversationContext, ConversationEvents, ConversationOptions } from './conversation-events.ts';
 
@@ -323,16 +324,6 @@ export class Conversation {
     }
   }
 
-  /** Values the model heard for the form on screen, put in as typed (fields of the form only, none gated). */
-  private fillForm(values: readonly FormValue[]): void {
-    const form = this.scene?.artifact?.fields ?? [];
-    const gated = this.scene?.gate ?? {};
-    for (const { field, value } of values) {
-      if (!form.some((f) => f.id === field) || field in gated) continue;
-      this.handle(this.engine.send({ type: 'ui_event', event: 'field_change', variable: field, value }), true);
-    }
-  }
-
   /** What the model is asked for a reply after `history`, in the step on screen. */
   private request(history: readonly ChatMessage[]): Omit<TurnRequest, 'signal'> {
     const scene = this.sceneHint();
@@ -379,7 +370,7 @@ export class Conversation {
           } else if (chunk.type === 'tool_call') calls.push(chunk.call);
           else formValues.push(chunk);
         }
-        this.fillForm(formValues);
+        for (const input of formInputs(this.scene, formValues)) this.handle(this.engine.send(input), true);
         return { id, text: text.trim(), calls };
       } catch (error) {
         if (signal.aborted) return null;

@@ -3,7 +3,7 @@
 
 import { expect, test } from '@playwright/test';
 import { expectAccessibleScreen } from './support/a11y.ts';
-import { EVERY_FIELD_TYPE, TEST_FLOWS, brokenFlow, serveFlow } from './support/flows.ts';
+import { EVERY_FIELD_TYPE, TEST_FLOWS, brokenFlow, serveFlow, serveShowingAnswers } from './support/flows.ts';
 import { expectStep, fieldBlock, input, kiosk, openKiosk, say, startVisit, tabTo } from './support/kiosk.ts';
 
 const NAME_LABEL = "What's your first name?";
@@ -78,7 +78,8 @@ test('the operator screen', async ({ page }) => {
 });
 
 test('onboarding with the keyboard only (Tab, Enter, Space)', async ({ page }) => {
-  await openKiosk(page);
+  // With its answers shown at the end, for the test to read them there.
+  await openKiosk(page, { flow: await serveShowingAnswers(page, 'onboarding') });
   const start = page.getByRole('button', { name: 'Start', exact: true });
   await tabTo(page, start);
   await page.keyboard.press('Enter');
@@ -93,7 +94,7 @@ test('onboarding with the keyboard only (Tab, Enter, Space)', async ({ page }) =
   await tabTo(page, page.getByRole('button', { name: 'red', exact: true }));
   await page.keyboard.press('Space');
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['Kit', 'red']);
+  await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['Kit', 'red']);
 
   await tabTo(page, page.getByRole('button', { name: 'Finish' }));
   await page.keyboard.press('Space');

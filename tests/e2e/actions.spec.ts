@@ -80,9 +80,13 @@ test('a patient the clinic has no appointment for (its 404) hears and reads so, 
   await expectStep(page, 'reason');
   await page.getByRole('button', { name: /^Appointment/ }).click();
   await expectStep(page, 'appointment');
-  await page.getByRole('button', { name: 'Find my appointment' }).click();
+  // Two taps 80 ms apart on "Find my appointment", the clinic slow to answer: one look-up (issue 30 point 2).
+  await settled(page);
+  clinic.delayMs = 1000;
+  await doubleTap(page, page.getByRole('button', { name: 'Find my appointment' }), 80);
 
   await expectStep(page, 'no_appointment');
+  clinic.delayMs = 0;
   expect(clinic.lookups).toEqual([{ name: 'Ada Lovelace', dob: '1990-12-10', found: false }]);
   await expect(page.getByRole('heading', { name: 'We could not find an appointment for you today' })).toBeVisible();
   await expect(agentLines(page).last()).toContainText('We could not find an appointment for you today');
@@ -168,12 +172,10 @@ test('by typing: the appointment is looked up, "check me in" and "yes" check the
   await expectStep(page, 'checked_in');
   expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Garcia', dob: '1984-03-05', reason: 'appointment', appointment_id: 'apt-1001' })]);
   await page.getByRole('button', { name: 'Done' }).click();
-  const told = page.getByRole('region', { name: 'What you told us' });
-  await expect(told).toContainText('Dr. Lindqvist');
-  // The clinic's own id for the appointment is the flow's business, not the patient's.
-  await expect(told).not.toContainText('apt-1001');
-  await expect(told.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Reason for visit', 'Doctor', 'Appointment time', 'Queue number']);
-  await expect(told).toContainText('10:30');
+  // The end screen shows the queue number the clinic gave, never the clinic's own id for the appointment.
+  const remember = page.getByRole('region', { name: 'Please remember' });
+  await expect(remember.locator('dt')).toHaveText(['Queue number']);
+  await expect(page.locator('body')).not.toContainText('apt-1001');
 });
 
 test('the clinic is down: a plain sentence, the front desk, and nothing reported as done', async ({ browser }) => {
@@ -186,7 +188,8 @@ test('the clinic is down: a plain sentence, the front desk, and nothing reported
 
   await expectStep(page, 'front_desk');
   await expect(page.getByRole('alert')).toHaveText('Sorry, that did not go through. Nothing was done.');
-  await expect(agentLines(page).filter({ hasText: 'Sorry, that did not go through. Nothing was done.' })).toHaveCount(1);
+  // The front desk ends the visit: its screen, left for whoever comes next, shows no captions (issue 31).
+  await expect(page.getByRole('log')).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText('500');
   await expect(page.locator('body')).not.toContainText("You're checked in");
   expect(clinic.checkIns).toHaveLength(0);

@@ -55,7 +55,7 @@ const VISITS: readonly TypedVisit[] = [
       ['zwei', 'Warum sind Sie heute hier? Bitte wählen Sie: Eine Kontrolle, Befunde abholen oder Etwas anderes.'],
     ],
     last: 'nicht die Kontrolle, die Befunde',
-    summary: 'Ihre Angaben',
+    summary: 'Bitte merken Sie sich',
     told: ['Anna Becker', '5. März 1984', '01761234567', '2', 'Befunde abholen'],
   },
   {
@@ -71,7 +71,7 @@ const VISITS: readonly TypedVisit[] = [
       ['nous sommes trois', 'Pourquoi venez-vous aujourd’hui ? Veuillez choisir\u202f: Un contrôle, Des résultats d’analyses ou Autre chose.'],
     ],
     last: 'un contrôle',
-    summary: 'Récapitulatif',
+    summary: 'À retenir',
     told: ['Hélène Morel', '5 mars 1984', '0612345678', '3', 'Un contrôle'],
   },
   {
@@ -87,7 +87,7 @@ const VISITS: readonly TypedVisit[] = [
       ['dos', '¿Por qué viene hoy? Elija, por favor: Una revisión, Resultados de pruebas u Otro motivo.'],
     ],
     last: 'resultados',
-    summary: 'Sus respuestas',
+    summary: 'Recuerde',
     told: ['María López', '5 de marzo de 1984', '612345678', '2', 'Resultados de pruebas'],
   },
 ];
@@ -142,5 +142,5 @@ test('in Arabic: choices by their label and a typed date, and for a name the pla
   await expectStep(page, 'reason');
   await type(page, box, 'نتائج التحاليل', true);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  await expect(page.getByRole('region', { name: 'ما أخبرتنا به' }).locator('dd').last()).toHaveText('نتائج التحاليل');
+  await expect(page.getByRole('region', { name: 'يُرجى تذكّر' }).locator('dd').last()).toHaveText('نتائج التحاليل');
 });

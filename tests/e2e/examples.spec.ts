@@ -38,10 +38,17 @@ test('clinic check-in: name and date of birth by typing, an appointment, check-i
   await page.getByRole('button', { name: 'Done' }).click();
 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  const summary = page.getByRole('region', { name: 'What you told us' });
-  // The queue number is the local clinic service's answer to the check-in.
-  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Reason for visit', 'Doctor', 'Appointment time', 'Queue number']);
-  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 15, 1990', 'Appointment', 'Dr. Lindqvist', '10:30', /^\d+$/]);
+  // What the patient takes away, and none of their details for whoever steps up next (issue 31):
+  // the queue number is the local clinic service's answer to the check-in.
+  const remember = page.getByRole('region', { name: 'Please remember' });
+  await expect(remember.locator('dt')).toHaveText(['Queue number']);
+  await expect(remember.locator('dd')).toHaveText([/^\d+$/]);
+  for (const detail of ['Maria Garcia', 'March 15, 1990', '1990-03-15', 'Dr. Lindqvist', '10:30', 'Appointment']) await expect(page.locator('body')).not.toContainText(detail);
+  // The kiosk cannot hear here (no microphone in these tests): its hint names the button alone.
+  await expect(page.locator('[data-limit="end"] .time-hint')).toHaveText('Press More time for longer.');
+  // Finish clears at once.
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
 });
 
 test('visitor sign-in: name and email by typing, confirmed by voice, host and rules by touch', async ({ page }) => {
@@ -68,8 +75,7 @@ test('visitor sign-in: name and email by typing, confirmed by voice, host and ru
   await page.getByRole('button', { name: 'Done' }).click();
 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  const summary = page.getByRole('region', { name: 'What you told us' });
-  // Labels a person would write; visiting_first_name (the name heard before the host was chosen) is not shown.
-  await expect(summary.locator('dt')).toHaveText(['Name', 'Email address', 'Visiting', 'Agreed to the site rules']);
-  await expect(summary.locator('dd')).toHaveText(['Sam Lee', 'sam.lee@example.com', 'Tom Becker', 'Yes']);
+  // The flow marks nothing to take away (the badge is in the tray): nothing of the visitor's is shown.
+  await expect(page.getByRole('region', { name: 'Please remember' })).toHaveCount(0);
+  for (const detail of ['Sam Lee', 'sam.lee@example.com', 'Tom Becker']) await expect(page.locator('body')).not.toContainText(detail);
 });

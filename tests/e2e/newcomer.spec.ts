@@ -6,6 +6,7 @@
 // browser with no voice at all.
 
 import { expect, test, type Page } from '@playwright/test';
+import { serveShowingAnswers } from './support/flows.ts';
 import { agentLines, expectStep, input, kiosk, openKiosk, say, startVisit } from './support/kiosk.ts';
 
 /** The "Start over?" question. */
@@ -50,17 +51,18 @@ test.describe('"Start over" asks first whenever the visitor has given something'
   });
 });
 
-test.describe('the end screen lists what the visitor gave, in their words', () => {
+test.describe('a flow that shows answers on its end screen shows them in the visitor\'s words', () => {
   /** The end screen's list as [label, value] pairs. */
   async function told(page: Page): Promise<string[][]> {
     await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-    const list = page.getByRole('region', { name: 'What you told us' });
+    const list = page.getByRole('region', { name: 'Please remember' });
     const [labels, values] = [await list.locator('dt').allInnerTexts(), await list.locator('dd').allInnerTexts()];
     return labels.map((label, i) => [label, values[i]!]);
   }
 
+  // The example flows with every answer `show_at_end` (the bundled ones show none of a visitor's details at the end).
   test('onboarding: "tom" typed reads "Tom", under "First name"; the colour under "Colour", as its button says', async ({ page }) => {
-    await startVisit(page);
+    await startVisit(page, { flow: await serveShowingAnswers(page, 'onboarding') });
     await input(page, "What's your first name?").fill('tom');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expectStep(page, 'choose_color');
@@ -72,7 +74,7 @@ test.describe('the end screen lists what the visitor gave, in their words', () =
   });
 
   test('visitor sign-in: a host named by first name is listed as chosen, and the name heard on the way is not', async ({ page }) => {
-    await startVisit(page, { flow: 'visitor-signin' });
+    await startVisit(page, { flow: await serveShowingAnswers(page, 'visitor-signin') });
     await input(page, 'Your name').fill('sam lee');
     await input(page, 'Email address').fill('Sam@Example.com');
     await page.getByRole('button', { name: 'Next' }).click();

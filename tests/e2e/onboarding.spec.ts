@@ -2,12 +2,14 @@
 // and correcting a heard value by hand before submitting.
 
 import { expect, test } from '@playwright/test';
+import { serveShowingAnswers } from './support/flows.ts';
 import { agentLines, expectStep, fieldBlock, input, kiosk, say, startVisit, visitorLines } from './support/kiosk.ts';
 
 const NAME_LABEL = "What's your first name?";
 
 test('onboarding by touch only: type the name, Continue, tap a colour, see the answers', async ({ page }) => {
-  await startVisit(page);
+  // The onboarding flow with its answers shown at the end, for the test to read them there.
+  await startVisit(page, { flow: await serveShowingAnswers(page, 'onboarding') });
   await expectStep(page, 'ask_name');
   await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
 
@@ -19,7 +21,7 @@ test('onboarding by touch only: type the name, Continue, tap a colour, see the a
   await page.getByRole('button', { name: 'green', exact: true }).click();
 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  const summary = page.getByRole('region', { name: 'What you told us' });
+  const summary = page.getByRole('region', { name: 'Please remember' });
   await expect(summary.locator('dd')).toHaveText(['Marguerite', 'green']);
   await expect(summary.locator('dt')).toHaveText(['First name', 'Colour']);
   // Nothing was said: the whole visit was done with the hands.

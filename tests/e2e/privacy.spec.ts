@@ -34,7 +34,7 @@ async function expectFreshVisit(page: Page, personal: readonly string[]): Promis
   await expectNothingPersonalLeft(page, personal);
 }
 
-test('the end screen shows the answers, then wipes itself and returns to idle', async ({ page }) => {
+test('the end screen shows none of the answers, then wipes itself and returns to idle', async ({ page }) => {
   await startVisit(page, { end_seconds: 1 });
   await say(page, `My name is ${NAME}`);
   await leaveInStorage(page, NAME);
@@ -42,7 +42,9 @@ test('the end screen shows the answers, then wipes itself and returns to idle', 
   await page.getByRole('button', { name: 'blue', exact: true }).click();
 
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  await expect(page.getByRole('region', { name: 'What you told us' })).toContainText(NAME);
+  // Left for whoever steps up next: nothing of the visitor's on it, and nothing to read, so the
+  // operator's short end time holds (issue 31).
+  await expect(page.locator('body')).not.toContainText(NAME);
   await expect(page.getByText('This screen clears itself in 1 second.')).toBeVisible();
 
   await expectIdle(page, 5_000);

@@ -177,9 +177,9 @@ test('offline: the page loads from the service worker and a visitor finishes the
   await say(page, 'My name is Alex');
   await say(page, 'yes');
   await expectStep(page, 'choose_color');
+  await expect(page.getByRole('heading', { name: 'Nice to meet you, Alex! Pick a colour.' })).toBeVisible();
   await page.getByRole('button', { name: 'green', exact: true }).click();
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['Alex', 'green']);
 });
 
 test('without the service worker the same offline reload fails (so the test above proves something)', async ({ browser, baseURL }) => {
@@ -202,7 +202,7 @@ language: en-US
 mode: kiosk
 variables:
   full_name: { type: string, required: true }
-  room: { type: enum, enum: [Oak, Elm], required: true }
+  room: { type: enum, enum: [Oak, Elm], required: true, show_at_end: true }
 states:
   name:
     ui:
@@ -247,5 +247,5 @@ test('offline: a flow loaded from an address runs from its last good copy, and t
   await expectStep(page, 'room');
   await page.getByRole('button', { name: 'Elm', exact: true }).click();
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['Robin Ahmed', 'Elm']);
+  await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['Elm']);
 });

@@ -136,9 +136,11 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   await expect(kiosk(page)).toHaveAttribute('data-flow-state', 'checked_in');
   await page.clock.runFor(3_000);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  const summary = page.getByRole('region', { name: 'What you told us' });
-  await expect(summary.locator('dt')).toHaveText(['Full name', 'Date of birth', 'Reason for visit', 'Queue number']);
-  await expect(summary.locator('dd')).toHaveText(['Maria Garcia', 'March 5, 1984', 'Prescription collection', '1']);
+  // The end screen shows the queue number the patient takes away, and none of their details.
+  const summary = page.getByRole('region', { name: 'Please remember' });
+  await expect(summary.locator('dt')).toHaveText(['Queue number']);
+  await expect(summary.locator('dd')).toHaveText(['1']);
+  await expect(page.locator('body')).not.toContainText('Maria Garcia');
   expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Garcia', dob: '1984-03-05', reason: 'prescription' })]);
   await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
 

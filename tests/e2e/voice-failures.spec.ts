@@ -2,6 +2,7 @@
 // blocked or missing microphone. And the services' keys stay on the server.
 
 import { TEST_KEYS, transcriptsFor } from '../support/voice-kiosk.ts';
+import { showingAnswers } from './support/flows.ts';
 import { expectStep, fieldBlock, kiosk, say, visitorLines } from './support/kiosk.ts';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/voice.ts';
@@ -38,7 +39,9 @@ test('speech recognition down: a plain notice, typing goes on, and listening com
 });
 
 test('the model down: one retry, a notice, and the built-in assistant carries the visit to its end', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, say: speak } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' } });
+  // The onboarding flow with its answers shown at the end, for the test to read what was heard there.
+  const flows = { '/test-flows/onboarding.yaml': showingAnswers('onboarding') };
+  const { page, fakes, fixture, say: speak } = await voiceKiosk({ fixture: 'onboarding', flows, query: { flow: '/test-flows/onboarding.yaml' } });
   fakes.llm.fail('http_500');
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
   const operatorLog: string[] = [];
@@ -59,7 +62,7 @@ test('the model down: one retry, a notice, and the built-in assistant carries th
   await expectStep(page, 'choose_color');
   await speak(2);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
-  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['Alex', 'blue']);
+  await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['Alex', 'blue']);
   expect(fakes.llm.requests).toHaveLength(2);
 });
 

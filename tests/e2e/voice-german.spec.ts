@@ -109,9 +109,11 @@ test('a clinic in German alone is finished by voice with the built-in assistant,
   await expectNoEnglish(page, 'de', 'checked in');
   await page.getByRole('button', { name: 'Fertig', exact: true }).click();
   await kioskSays(page, 'data-phase', 'ended');
-  const told = page.getByRole('region', { name: 'Ihre Angaben' });
-  await expect(told.locator('dt')).toHaveText(['Vor- und Nachname', 'Geburtsdatum', 'Anliegen', 'Wartenummer']);
-  await expect(told.locator('dd')).toHaveText(['Maria Huber', '5. März 1984', 'Rezept abholen', /^\d+$/]);
+  // The queue number to take away, and none of the patient's details (issue 31).
+  const told = page.getByRole('region', { name: 'Bitte merken Sie sich' });
+  await expect(told.locator('dt')).toHaveText(['Wartenummer']);
+  await expect(told.locator('dd')).toHaveText([/^\d+$/]);
+  await expect(page.locator('main')).not.toContainText('Maria Huber');
   await expectNoEnglish(page, 'de', 'end');
 
   expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Huber', dob: '1984-03-05', reason: 'prescription' })]);

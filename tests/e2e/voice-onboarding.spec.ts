@@ -7,12 +7,15 @@
 
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
+import { showingAnswers } from './support/flows.ts';
 import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
 test('a visitor completes onboarding by voice alone', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'onboarding', microphone: 'file', query: { flow: 'onboarding' } });
+  // The onboarding flow with its answers shown at the end, for the test to read what was heard there.
+  const flows = { '/test-flows/onboarding.yaml': showingAnswers('onboarding') };
+  const { page, fakes, fixture, marks } = await voiceKiosk({ fixture: 'onboarding', microphone: 'file', flows, query: { flow: '/test-flows/onboarding.yaml' } });
   // The recording plays from the moment the microphone opens: the detector is loaded first (the
   // microphone is allowed, so the kiosk loads it while it waits), so the first line is not lost.
   await expect.poll(() => marks().then((m) => m['vk:detector-ready']?.length ?? 0), { timeout: 30_000 }).toBe(1);
@@ -34,7 +37,7 @@ test('a visitor completes onboarding by voice alone', async ({ voiceKiosk }) => 
   await expectStep(page, 'choose_color');
   // "blue please": the end.
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
-  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['Alex', 'blue']);
+  await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['Alex', 'blue']);
   await expect(visitorLines(page)).toHaveText(['You: My name is Alex.', 'You: Yes.', 'You: Blue, please.']);
 
   // Three turns went to speech recognition: 16 kHz mono 16-bit WAV, in the flow's language.

@@ -230,5 +230,5 @@ test('early start: a number dictated with a pause is committed in stretches and 
   expect(taken).toBeLessThanOrEqual(1);
   const partial = fakes.llm.requests.filter((r) => JSON.stringify(r.messages.at(-1)).includes('My number is 07700"')).length;
   expect(partial).toBeLessThanOrEqual(dropped!);
-  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['07700 983123']);
+  await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['07700 983123']);
 });

@@ -29,7 +29,7 @@ test('a phone number dictated with a 0.4 s pause inside stays one answer', async
   expect(fakes.stt.requests).toHaveLength(1);
   expect(fakes.stt.requests[0]!.speechMs).toBeGreaterThan(line.endMs - line.startMs - 250);
   await expect(visitorLines(page)).toHaveText(['You: My number is 07700 983123.']);
-  await expect(page.getByRole('region', { name: 'What you told us' }).locator('dd')).toHaveText(['07700 983123']);
+  await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['07700 983123']);
 });
 
 const NAME_FLOW = `

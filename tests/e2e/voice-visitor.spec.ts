@@ -9,6 +9,7 @@ import type { ChatRequestBody } from '../servers/fake-chat-request.ts';
 import { messageText } from '../servers/fake-chat-request.ts';
 import type { ChatRule } from '../servers/openai-fakes.ts';
 import { transcriptsFor } from '../support/voice-kiosk.ts';
+import { showingAnswers } from './support/flows.ts';
 import { agentLines, fieldBlock, input, kiosk, visitorLines } from './support/kiosk.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
 
@@ -61,7 +62,9 @@ const HEARD = ['My name is Sam Lee.', 'My email is sam@example.com.', 'Yes.', 'T
 
 test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) => {
   // The page's clock is Playwright's, so that the badge step's 20 s timeout comes when the test says.
-  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'visitor', query: { flow: 'visitor-signin' }, env: { STT_MODE: 'realtime' }, prepare: (p) => p.clock.install() });
+  // The sign-in with its answers shown at the end, for the test to read what was heard there.
+  const flows = { '/test-flows/visitor-signin.yaml': showingAnswers('visitor-signin') };
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'visitor', flows, query: { flow: '/test-flows/visitor-signin.yaml' }, env: { STT_MODE: 'realtime' }, prepare: (p) => p.clock.install() });
   fakes.stt.script(transcriptsFor(fixture, HEARD));
   fakes.llm.script(GOOD_MODEL);
   const step = (state: string) => expect(kiosk(page)).toHaveAttribute('data-flow-state', state, { timeout: 15_000 });
@@ -106,7 +109,7 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
   await expect(kiosk(page)).toHaveAttribute('data-flow-state', 'badge');
   await page.clock.runFor(3_000);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-  const summary = page.getByRole('region', { name: 'What you told us' });
+  const summary = page.getByRole('region', { name: 'Please remember' });
   const told = async () => {
     const [names, values] = [await summary.locator('dt').allInnerTexts(), await summary.locator('dd').allInnerTexts()];
     return Object.fromEntries(names.map((n, i) => [n, values[i]]));

@@ -63,7 +63,7 @@ export function valueOf(page: EnginePage, label: string): Promise<string> {
   return page.evaluate<string>(`(label) => { const l = [...document.querySelectorAll('label')].find((l) => l.textContent.replace(/\\s*\\*$/, '').trim() === label); return document.getElementById(l?.htmlFor ?? '')?.value ?? null; }`, label);
 }
 
-/** The end screen's list of what the visitor gave: [label, value] pairs. */
+/** The end screen's list of what the visitor takes away (the flow's show_at_end values): [label, value] pairs. */
 export async function endSummary(page: EnginePage): Promise<[string, string][]> {
   await kioskSays(page, 'data-phase', 'ended');
   const labels = await texts(page, '.summary dt');

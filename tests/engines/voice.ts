@@ -52,10 +52,8 @@ export function voiceTests(engine: string, current: () => Lane): void {
       await microphone.play(1);
       await expectStep(page, 'choose_color');
       await page.tap(button('blue'));
-      expect(await endSummary(page)).toEqual([
-        ['First name', 'Alex'],
-        ['Colour', 'blue'],
-      ]);
+      // The end screen shows none of the answers (issue 31); what was heard is in the captions before it.
+      expect(await endSummary(page)).toEqual([]);
       // Two turns, cut by the kiosk's own detector, reached the transcription double as 16 kHz mono WAV.
       expect(fakes.stt.requests.map((r) => [r.sampleRate, r.channels, r.language])).toEqual([
         [16000, 1, 'en'],

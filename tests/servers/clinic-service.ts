@@ -152,7 +152,7 @@ function findAppointment(res: ServerResponse, query: URLSearchParams, lookups: L
   const name = query.get('name')?.trim() ?? '';
   const dob = query.get('dob')?.trim() ?? '';
   if (!name || !DATE.test(dob)) return problem(res, 400, 'invalid_query', 'Give name and dob (YYYY-MM-DD).');
-  const found = APPOINTMENTS.find((a) => sameName(a.name, name) && a.dob === dob);
+  const found = appointmentOf(name, dob);
   lookups.push({ name, dob, found: found !== undefined });
   if (!found) return problem(res, 404, 'no_appointment', 'No appointment today for that name and date of birth.');
   sendJson(res, 200, { appointment_id: found.appointment_id, doctor: found.doctor, time: found.time });
@@ -202,6 +202,11 @@ function answerOf(record: CheckIn): { check_in_id: string; queue_number: number 
 }
 
 /** Names match ignoring case and runs of spaces. */
+/** Today's appointment of the patient of this name (letter case and spaces aside) and date of birth, if any. */
+export function appointmentOf(name: string, dob: string): Appointment | undefined {
+  return APPOINTMENTS.find((a) => sameName(a.name, name) && a.dob === dob);
+}
+
 function sameName(a: string, b: string): boolean {
   const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
   return norm(a) === norm(b);

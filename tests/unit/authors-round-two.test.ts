@@ -10,7 +10,7 @@ import { noonOf } from '../../src/engine/language/dates.ts';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { FlowEngine } from '../../src/engine/runtime/engine.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
-import { givenLines } from '../../src/engine/runtime/shown-values.ts';
+import { takeAwayLines } from '../../src/engine/runtime/shown-values.ts';
 import { OfflineAgent } from '../../src/adapters/offline-agent/offline-agent.ts';
 import { AgentLoop } from '../support/agent-loop.ts';
 import { ScriptedModel, setup } from '../support/conversation-harness.ts';
@@ -68,7 +68,7 @@ id: pharmacy
 language: en
 languages: [en, de, fr, es, ar]
 variables:
-  needs_advice: { type: boolean, default: true, label: Advice wanted }
+  needs_advice: { type: boolean, default: true, label: Advice wanted, show_at_end: true }
   bag: { type: boolean, default: false }
 states:
   summary:
@@ -85,7 +85,7 @@ states:
     expect(words('es')).toEqual({ Advice: 'Sí', Bag: 'No', Both: 'Sí / No' });
     expect(words('ar')).toEqual({ Advice: 'نعم', Bag: 'لا', Both: 'نعم / لا' });
     const loaded = h.engine.loaded;
-    expect(givenLines(loaded.flow, loaded.catalog, h.engine.view.values)).toEqual([{ name: 'needs_advice', label: 'Advice wanted', value: 'نعم' }]);
+    expect(takeAwayLines(loaded.flow, loaded.catalog, h.engine.view.values)).toEqual([{ name: 'needs_advice', label: 'Advice wanted', value: 'نعم' }]);
   });
 });
 

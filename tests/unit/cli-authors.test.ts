@@ -3,7 +3,7 @@
 // later, so a test can act while the action is in flight; and a test can check the end screen's
 // list of what the visitor gave.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -108,7 +108,8 @@ states:
 
 describe("the end screen's list in a test (point 17)", () => {
   it('checks the lines a visitor reads at the end, in order, and says how they differ', () => {
-    const flow = join(ROOT, 'flows/onboarding.yaml');
+    // Onboarding with both answers marked to show at the end (the bundled flow shows none of them).
+    const flow = write('onboarding.yaml', readFileSync(join(ROOT, 'flows/onboarding.yaml'), 'utf8').replaceAll(', required: true, label:', ', required: true, show_at_end: true, label:'));
     const steps = `  - ui: form_submit
     values: { first_name: alex }
   - ui: option_select

@@ -63,7 +63,7 @@ ${CAPTURED}  - expect:
   - expect:
       state: choose_color
       messages:
-        - { type: flow_state, state: choose_color, agent: { tools: [{ function: { name: save_color } }, { function: { name: set_language } }] } }
+        - { type: flow_state, state: choose_color, agent: { tools: [{ function: { name: save_color } }, { function: { name: go_back } }, { function: { name: set_language } }] } }
       system_prompt: { $contains: "Ask Alex to pick a colour" }
       tool_schema: { save_color: { properties: { color: { enum: { $includes: [blue, red] } } } } }
   - ui: option_select

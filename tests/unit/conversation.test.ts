@@ -109,7 +109,7 @@ describe('Conversation', () => {
     expect(engine.view.state).toBe('choose_color');
     const last = model.requests.at(-1)!;
     expect((last.messages[0] as { content: string }).content).toContain('pick a colour');
-    expect(last.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
+    expect(last.tools.map((t) => t.function.name)).toEqual(['save_color', 'go_back', 'set_language']);
     // The call after the transition was answered as stale, so the history stays well formed.
     const results = last.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse((m as { content: string }).content));
     expect(results.at(-1)).toMatchObject({ ok: false, error: 'stale' });
@@ -339,7 +339,7 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
     expect(engine.view.values).toEqual({ first_name: 'Alex' });
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]!.signal?.aborted).toBe(false);
-    expect(model.requests[1]!.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
+    expect(model.requests[1]!.tools.map((t) => t.function.name)).toEqual(['save_color', 'go_back', 'set_language']);
     expect(log.speech).toEqual(['Pick a colour, Alex!']);
   });
 
@@ -386,7 +386,7 @@ describe('Conversation: a turn cut short, and one caption per model round', () =
     await entry.reached;
     expect(engine.view.state).toBe('choose_color');
     const turn = model.requests.at(-1)!;
-    expect(turn.tools.map((t) => t.function.name)).toEqual(['save_color', 'set_language']);
+    expect(turn.tools.map((t) => t.function.name)).toEqual(['save_color', 'go_back', 'set_language']);
     expect(turn.signal?.aborted).toBe(false);
     entry.release();
     await conversation.settled();

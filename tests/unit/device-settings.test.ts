@@ -56,6 +56,7 @@ describe('checkSetting', () => {
     ['volume', '1'],
     ['layout', 'lower'],
     ['end_seconds', ''],
+    ['end_seconds', '5'],
   ] as const)('keeps %s = %j', (name, value) => {
     expect(checkSetting(name, value, FLOWS)).toBeNull();
   });
@@ -68,8 +69,9 @@ describe('checkSetting', () => {
     ['mic_sensitivity', 'max', 'Microphone sensitivity is low, normal or high.'],
     ['idle_seconds', '5', 'The wait before "Are you still there?" is a whole number of seconds from 10 to 3600.'],
     ['idle_seconds', '12.5', 'from 10 to 3600'],
-    ['end_seconds', '1e3', 'The time the end screen stays is a whole number of seconds from 20 to 600.'],
-    ['end_seconds', '15', 'from 20 to 600'],
+    ['end_seconds', '1e3', 'The time the end screen stays is a whole number of seconds from 5 to 600.'],
+    // Below 20 s is taken: an end screen with something to read holds to 20 s itself (issue 31).
+    ['end_seconds', '4', 'from 5 to 600'],
     ['idle_grace_seconds', '5', 'from 20 to 600'],
     ['volume', '11', 'The volume is a whole number from 1 to 10.'],
     ['volume', '0', 'from 1 to 10'],

@@ -184,6 +184,18 @@ describe('the end', () => {
     expect(k.view().endsIn).toBe(2);
   });
 
+  it('stays at least 20 s when it shows something to read (what to take away), else for the time set', () => {
+    const toRead = life({ endMs: 5_000 });
+    toRead.send({ type: 'flow.loaded' }, { type: 'start' }, { type: 'flow.ended', assistant: false, toRead: true });
+    expect(toRead.view().endsIn).toBe(20);
+    const nothing = life({ endMs: 5_000 });
+    nothing.send({ type: 'flow.loaded' }, { type: 'start' }, { type: 'flow.ended', assistant: false, toRead: false });
+    expect(nothing.view().endsIn).toBe(5);
+    const longer = life({ endMs: 45_000 });
+    longer.send({ type: 'flow.loaded' }, { type: 'start' }, { type: 'flow.ended', assistant: false, toRead: true });
+    expect(longer.view().endsIn).toBe(45);
+  });
+
   it('Finish wipes at once', () => {
     const k = life();
     k.send({ type: 'flow.loaded' }, { type: 'start' }, { type: 'flow.ended', assistant: false }, { type: 'finish' });

@@ -158,7 +158,13 @@ describe('names', () => {
     ['es', 'no, es María', 'full', 'María'],
     ['es', 'Mi nombre es José Luis', 'full', 'José Luis'],
     ['es', 'soy de Madrid', 'full', undefined],
-    ['ar', 'اسمي مريم', 'full', undefined],
+    // Arabic has its name phrases (issue 31): "my name is …", and a name said after it only.
+    ['ar', 'اسمي مريم', 'full', 'مريم'],
+    ['ar', 'انا اسمي مريم حداد', 'full', 'مريم حداد'],
+    ['ar', 'أنا من دمشق', 'full', undefined],
+    // Another language's own phrase, typed in this visit: the name, never the phrase with it.
+    ['en', 'اسمي ماريا غارسيا', 'full', 'ماريا غارسيا'],
+    ['en', 'je m’appelle Hélène', 'first', 'Hélène'],
   ])('%s: %j (%s) → %j', (language, said, part, name) => {
     expect(extractName(said, part, lang(language))?.value).toBe(name);
   });

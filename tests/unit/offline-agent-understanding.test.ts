@@ -163,11 +163,28 @@ describe('corrections in one breath', () => {
 describe('a summary card', () => {
   const HINT = 'To make changes, tap “Change my details”.';
 
-  it.each(['no', 'change my details', 'no, my date of birth is wrong'])('answers %j with the way to change them, not "Sorry"', async (said) => {
+  it('answers a plain "no" with the way to change them, not "Sorry"', async () => {
     const loop = await clinicSummary();
-    const heard = await after(loop, said);
+    const heard = await after(loop, 'no');
     expect(heard.calls).toEqual([]);
     expect(heard.said).toBe(`All right. ${HINT}`);
+  });
+
+  it('goes back by “Change my details” for "change my details" (the engine\'s go_back): the details wait for a yes again', async () => {
+    const loop = await clinicSummary();
+    const heard = await after(loop, 'change my details');
+    expect(heard.calls).toEqual(['go_back {"button":"edit"}']);
+    expect(loop.view.state).toBe('identify');
+    expect(loop.view.pending).toEqual(['full_name', 'date_of_birth']);
+    expect(heard.said).toBe('I have Maria Garcia, born March 5, 1984. Is that right?');
+  });
+
+  it('goes back by “Change my details” for "no, my date of birth is wrong", and asks for the date of birth', async () => {
+    const loop = await clinicSummary();
+    const heard = await after(loop, 'no, my date of birth is wrong');
+    expect(heard.calls).toEqual(['go_back {"button":"edit"}', 'reject_date_of_birth {}']);
+    expect(loop.view.values).toEqual({ full_name: 'Maria Garcia', visit_reason: 'walk_in' });
+    expect(heard.said).toBe("Sorry about that. What's your date of birth?");
   });
 
   it('cancels a check-in waiting for a yes, and says how to change the details', async () => {

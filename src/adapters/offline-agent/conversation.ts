@@ -1,6 +1,7 @@
 // Reading the chat history: which kind of turn is asked for (the state was just entered, the
 // visitor spoke, or the agent's tool calls came back), what the visitor said, and the results.
 
+import { GO_BACK } from '../../engine/language/flow.ts';
 import { MAX_TEXT_CHARS } from '../../engine/language/limits.ts';
 import type { ChatMessage } from '../../ports/language-model.ts';
 
@@ -25,6 +26,8 @@ export interface Conversation {
    * agent's one round of tool calls acting on them), which may hold more than that step took.
    */
   carried: string | undefined;
+  /** in an entry turn: the step was entered by the go_back the agent called at those words */
+  tapped: boolean;
   /**
    * The answers to the agent's latest tool calls when nothing but them came since: in a results
    * turn, the ones just back; in an entry turn, the ones that led to this entry (a rejection).
@@ -85,7 +88,7 @@ export function readConversation(messages: readonly ChatMessage[], statePrompt: 
     utterance: replyAt >= 0 ? words(messages[replyAt]!) : '',
     earlier,
     notes,
-    carried: kind === 'entry' ? wordsThatLedHere(messages, stepStart === undefined ? entry - 1 : entry) : undefined,
+    ...(kind === 'entry' ? wordsThatLedHere(messages, stepStart === undefined ? entry - 1 : entry) : { carried: undefined, tapped: false }),
     outcomes: kind === 'reply' ? [] : outcomesBefore(messages, kind === 'entry' && entry >= 0 ? entry + 1 : messages.length),
   };
 }
@@ -93,17 +96,21 @@ export function readConversation(messages: readonly ChatMessage[], statePrompt: 
 /**
  * The visitor's message that led straight to the step whose first message comes after `last`:
  * nothing but engine notes, tool results and at most one round of the agent's silent tool calls
- * between them (so the words never reach further than one step on).
+ * between them, so the words never reach further than one step on; and whether that step was
+ * entered by going back (the round called go_back).
  */
-function wordsThatLedHere(messages: readonly ChatMessage[], last: number): string | undefined {
+function wordsThatLedHere(messages: readonly ChatMessage[], last: number): { carried: string | undefined; tapped: boolean } {
   let rounds = 0;
+  let tapped = false;
   for (let i = last; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === 'user') return words(m);
+    if (m.role === 'user') return { carried: words(m), tapped };
     if (m.role !== 'assistant') continue;
-    if (m.content.trim() !== '' || !m.tool_calls?.length || ++rounds > 1) return undefined;
+    const silent = m.content.trim() === '' && m.tool_calls?.length;
+    if (!silent || ++rounds > 1) break;
+    tapped = m.tool_calls!.some((c) => c.name === GO_BACK);
   }
-  return undefined;
+  return { carried: undefined, tapped: false };
 }
 
 /** The tool results just before `end` (engine notes aside) with the names of their calls. */

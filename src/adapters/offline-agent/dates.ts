@@ -113,6 +113,44 @@ function candidates(text: string, lang: Language, ctx: DateContext): Candidate[]
   return out;
 }
 
+/** Parts of a date said without the rest: a day and month without a year, a day alone or a year alone. */
+export interface DatePart {
+  day?: number;
+  month?: number;
+  year?: number;
+}
+
+const dayAlone = perLanguage((lang: Language) =>
+  lang.dates.dayAlone === undefined ? undefined : new RegExp(`(?<![\\p{L}\\p{N}])${lang.dates.dayAlone.replace('DAY', '(?<day>\\d{1,2})')}(?![\\p{L}\\p{N}])`, 'iu'),
+);
+
+/**
+ * The part of a date a correction says, when it says no whole date: a day and month ("5 April"),
+ * a day alone ("the 6th", "am 6.") or a year alone ("1985", never after today's).
+ */
+export function datePart(text: string, lang: Language = ENGLISH, ctx: DateContext = {}): Found<DatePart> | undefined {
+  const { digits, found } = datesIn(text, lang, ctx);
+  const span = (index: number, length: number) => originalSpan(digits, index, index + length);
+  const month = found.find((c) => c.year === undefined && isReal(c));
+  if (month) {
+    const [start, end] = span(month.index, month.length);
+    return { value: { day: month.day, month: month.month }, start, end };
+  }
+  const day = dayAlone(lang)?.exec(foldInPlace(digits.text));
+  const d = Number(day?.groups?.['day']);
+  if (day && d >= 1 && d <= 31) {
+    const [start, end] = span(day.index, day[0].length);
+    return { value: { day: d }, start, end };
+  }
+  const now = Number((ctx.today ?? '').slice(0, 4)) || new Date().getFullYear();
+  const year = /(?<![\d.,/:-])(1[89]\d{2}|20\d{2})(?![\d.,/:-]?\d)/.exec(digits.text);
+  if (year && Number(year[1]) <= now) {
+    const [start, end] = span(year.index, year[0].length);
+    return { value: { year: Number(year[1]) }, start, end };
+  }
+  return undefined;
+}
+
 /** A date that names no real day ("31 February 1990"): its month, year if said, and the days the month has. */
 export interface ImpossibleDate {
   month: number;

@@ -11,7 +11,10 @@ import { flowTools, parameterCount, readParams, type ParamInfo, type ParamKind, 
 import { isBlank } from '../../engine/language/values.ts';
 import type { Language } from './languages/index.ts';
 import { mask, normalizePhrase, type Found } from './text.ts';
+import { anyOf, foldInPlace } from './languages/patterns.ts';
+import { perLanguage } from './languages/language.ts';
 import { classifyYesNo, type YesNo } from './yes-no.ts';
+import { correctedDate, correctedName, namedPart } from './corrections.ts';
 
 export interface PlannedCall {
   tool: string;
@@ -23,11 +26,38 @@ export interface PlannedCall {
 /** Kinds in the order they are looked for: the most recognisable shapes take their words first. */
 const ORDER: readonly ParamKind[] = ['email', 'date', 'time', 'phone', 'choice', 'number', 'name', 'boolean'];
 
-/** What a value is read against: the visit's language, today and how its locale writes dates. */
+/** What a value is read against: the visit's language, today, how its locale writes dates, and the values held. */
 interface Reading {
   lang: Language;
   today: string;
   monthFirst: boolean;
+  /** the values the step holds (waiting or not): a value said in part corrects its own (corrections.ts) */
+  held: Readonly<Record<string, unknown>>;
+  /** words that name what a value is (the form's labels, "born"): said around a short answer, not part of it */
+  labels: RegExp;
+}
+
+/** The form's labels and the language's birth words, as words to take off a short answer given with others. */
+function labelWords(screen: Screen): RegExp {
+  const labels = (screen.artifact?.fields ?? []).map((f) => f.label.replace(/[:?¿؟]/g, ' ').trim()).filter((l) => l !== '');
+  const lang = screen.lang;
+  return new RegExp(`${anyOf([...labels, ...lang.birth, ...lang.talk.between])}[\\s:,.-]*`, 'giu');
+}
+
+/** A clause that takes back what follows it, after a comma: ", not Maria", ", nicht Maria", ", pas Marie". */
+const deniedTail = perLanguage((lang: Language) => new RegExp(`[,;]\\s*${anyOf([...lang.clauses.negators, ...lang.clauses.denyRightBefore])}.*$`, 'iu'));
+
+/**
+ * What is left of an answer for a short one (a name, a free text) once the other values, the
+ * words naming them and a clause denying another ("Marta, not Maria") are taken off.
+ */
+function bareLeft(rest: string, r: Reading): string {
+  let left = withoutShapes(rest, r);
+  const folded = foldInPlace(left);
+  for (const m of folded.matchAll(r.labels)) left = mask(left, { start: m.index, end: m.index + m[0].length });
+  const denied = deniedTail(r.lang).exec(foldInPlace(left));
+  if (denied) left = left.slice(0, denied.index);
+  return left.replace(/\s+/g, ' ').replace(/^[\s,.;:-]+|[\s,.;:-]+$/g, '').trim();
 }
 
 /** Dates, times, phones and emails blanked out, so that their digits are not read as numbers. */
@@ -52,7 +82,16 @@ export type Refusal = { param: ParamInfo; start: number; end: number } & (
   | { kind: 'no_such_day'; date: ImpossibleDate } // "31 February"
 );
 
-type Heard = Found<unknown> | { refusal: Refusal } | undefined;
+/** A value found, and whether it corrects the value held in part (a word of a name, a day of a date). */
+type Heard = (Found<unknown> & { corrects?: true }) | { refusal: Refusal } | undefined;
+
+/** A name found, as the correction of the one held when it corrects a word of it (corrections.ts). */
+function correctName(p: ParamInfo, found: Found<string> | undefined, text: string, r: Reading): Heard {
+  const old = r.held[p.name];
+  if (!found || p.namePart !== 'full' || typeof old !== 'string') return found;
+  const merged = correctedName(old, found.value, namedPart(text, r.lang));
+  return merged === undefined ? found : { ...found, value: merged, corrects: true };
+}
 
 /** The first value `extract` finds that the visitor does not deny ("not the 5th, the 6th"). */
 function meant<T>(text: string, extract: (t: string) => Found<T> | undefined, lang: Language): Found<T> | undefined {
@@ -67,6 +106,11 @@ function meant<T>(text: string, extract: (t: string) => Found<T> | undefined, la
 function findDate(p: ParamInfo, text: string, r: Reading): Heard {
   const ctx = { today: r.today, past: p.past, monthFirst: r.monthFirst };
   const d = meant(text, (t) => extractDate(t, r.lang, ctx), r.lang);
+  const old = r.held[p.name];
+  if ((!d || d.value.iso === undefined) && p.isoDate && typeof old === 'string') {
+    const part = correctedDate(old, text, r.lang, ctx);
+    if (part) return { ...part, corrects: true };
+  }
   if (!d) {
     const bad = extractImpossibleDate(text, r.lang, ctx);
     return bad && { refusal: { kind: 'no_such_day', param: p, date: bad.value, start: bad.start, end: bad.end } };
@@ -105,7 +149,8 @@ function find(p: ParamInfo, text: string, r: Reading): Heard {
       return answer === null ? undefined : { value: answer === 'yes', start: 0, end: text.length };
     }
     case 'name':
-      return extractName(text, p.namePart, r.lang);
+      // Never a name out of an email or a date said with it ("c'est helene.martin@example.fr").
+      return correctName(p, extractName(withoutShapes(text, r), p.namePart, r.lang), text, r);
     case 'text':
       return undefined;
   }
@@ -115,6 +160,8 @@ function find(p: ParamInfo, text: string, r: Reading): Heard {
 interface Extracted {
   args: Record<string, unknown>;
   refusals: Refusal[];
+  /** the parameters whose value corrects the one held in part */
+  corrected: string[];
 }
 
 /**
@@ -124,6 +171,7 @@ interface Extracted {
 function extractArgs(params: readonly ParamInfo[], utterance: string, r: Reading, bare?: string): Extracted {
   const args: Record<string, unknown> = {};
   const refusals: Refusal[] = [];
+  const corrected: string[] = [];
   let rest = utterance;
   for (const kind of ORDER) {
     for (const p of params) {
@@ -132,18 +180,23 @@ function extractArgs(params: readonly ParamInfo[], utterance: string, r: Reading
       if (!f) continue;
       if ('refusal' in f) refusals.push(f.refusal);
       else args[p.name] = f.value;
+      if ('corrects' in f) corrected.push(p.name);
       rest = mask(rest, 'refusal' in f ? f.refusal : f);
     }
   }
   const target = params.find((p) => p.name === bare);
   if (target && args[target.name] === undefined) {
-    const left = rest.replace(/\s+/g, ' ').trim();
+    const left = bareLeft(rest, r);
     if (left !== '' && classifyYesNo(left, r.lang.code) === null) {
-      const value = target.kind === 'name' ? bareName(left, target.namePart, r.lang) : bareText(left, r.lang);
-      if (value !== undefined) args[target.name] = value;
+      const bare = target.kind === 'name' ? bareName(left, target.namePart, r.lang) : bareText(left, r.lang);
+      const value = target.kind === 'name' && bare !== undefined ? correctName(target, { value: bare, start: 0, end: 0 }, utterance, r) : bare && { value: bare };
+      if (value && !('refusal' in value)) {
+        args[target.name] = value.value;
+        if ('corrects' in value) corrected.push(target.name);
+      }
     }
   }
-  return { args, refusals };
+  return { args, refusals, corrected };
 }
 
 /** The one free-text or name parameter still open (empty, or pending a yes), if there is exactly one. */
@@ -160,6 +213,8 @@ interface Candidate {
   heard: Record<string, unknown>;
   requiredFilled: number;
   missing: ParamInfo[];
+  /** the parameters whose value corrects the one held in part */
+  corrected: string[];
 }
 
 /** Best first: all required parameters filled, then the most filled, then the most heard just now. */
@@ -181,6 +236,8 @@ export interface FillPlan {
   heard: Record<string, unknown>;
   /** values heard but not taken, one for each parameter, none for a parameter that got a value */
   refusals: Refusal[];
+  /** the parameters of the calls whose value corrects the one the step holds in part (corrections.ts) */
+  corrected: string[];
 }
 
 /** Options for planFill. */
@@ -198,6 +255,8 @@ export interface FillOptions {
   needs?: ParamKind;
   /** the tools to fill (by default the step's own, flowTools) */
   tools?: readonly ToolSpec[];
+  /** a short answer alone fills only one of these (the values just rejected), never another one waiting */
+  bareFor?: readonly string[];
 }
 
 /**
@@ -208,10 +267,11 @@ export interface FillOptions {
 export function planFill(screen: Screen, utterance: string, options: FillOptions = {}): FillPlan {
   const tools = (options.tools ?? flowTools(screen)).filter((t) => parameterCount(t) > 0);
   const paramsOf = new Map<ToolSpec, ParamInfo[]>(tools.map((t) => [t, readParams(screen, t)]));
-  const bare = options.bare === false ? undefined : bareTarget(screen, [...paramsOf.values()].flat(), options.bare === 'text');
+  const params = [...paramsOf.values()].flat().filter((p) => options.bareFor === undefined || options.bareFor.includes(p.name));
+  const bare = options.bare === false ? undefined : bareTarget(screen, params, options.bare === 'text');
   const candidates: Candidate[] = [];
   const refusals = new Map<string, Refusal>();
-  const r: Reading = { lang: screen.lang, today: screen.today, monthFirst: screen.monthFirst };
+  const r: Reading = { lang: screen.lang, today: screen.today, monthFirst: screen.monthFirst, held: options.onlyBlank ? {} : screen.values, labels: labelWords(screen) };
   tools.forEach((tool, index) => {
     const params = paramsOf.get(tool)!;
     const latest = extractArgs(params, utterance, r, bare);
@@ -231,13 +291,15 @@ export function planFill(screen: Screen, utterance: string, options: FillOptions
     }
     const required = params.filter((p) => p.required);
     const missing = required.filter((p) => args[p.name] === undefined);
-    candidates.push({ call: { tool: tool.function.name, args }, index, heard, requiredFilled: required.length - missing.length, missing });
+    const corrected = latest.corrected.filter((name) => heard[name] !== undefined);
+    candidates.push({ call: { tool: tool.function.name, args }, index, heard, requiredFilled: required.length - missing.length, missing, corrected });
   });
   const ranked = candidates.sort(better);
   const best = ranked[0];
   const plan = (calls: PlannedCall[], missing: ParamInfo[]): FillPlan => {
     const given = new Set(calls.flatMap((c) => Object.keys(c.args)));
-    return { calls, missing, heard: best?.heard ?? {}, refusals: [...refusals.values()].filter((r) => !given.has(r.param.name)) };
+    const corrected = ranked.filter((c) => calls.includes(c.call)).flatMap((c) => c.corrected);
+    return { calls, missing, heard: best?.heard ?? {}, refusals: [...refusals.values()].filter((r) => !given.has(r.param.name)), corrected };
   };
   if (!best) return plan([], []);
   if (best.missing.length > 0) return plan([], best.missing);

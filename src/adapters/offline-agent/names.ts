@@ -10,6 +10,7 @@
 import { NAME_PARTICLES, writeNameWord } from '../../engine/language/person-names.ts';
 import { foldWord } from '../../engine/runtime/words.ts';
 import { ENGLISH } from './languages/en.ts';
+import { LANGUAGES } from './languages/index.ts';
 import { perLanguage, type Language } from './languages/language.ts';
 import { anyOf, foldInPlace } from './languages/patterns.ts';
 import type { Found } from './text.ts';
@@ -20,7 +21,7 @@ export type NamePart = 'first' | 'last' | 'full';
 /** The longest word of a name: longer ones are not names (the longest surnames in use have about 35 letters). */
 const MAX_NAME_WORD = 40;
 
-const NAME_WORD = /^\p{L}[\p{L}'’-]*$/u;
+const NAME_WORD = /^\p{L}(?:[\p{L}'’-]*\p{L})?$/u;
 
 const isParticle = (word: string) => NAME_PARTICLES.has(word.toLowerCase());
 
@@ -43,6 +44,8 @@ export function isGibberish(word: string): boolean {
 interface NameReader {
   /** a lead that any name may follow, then one that a particle may not start ("soy de Madrid") */
   lead: RegExp;
+  /** words of a correction between a lead and the name ("ich heiße eigentlich Lea") */
+  skip: RegExp;
   weakLead: RegExp;
   titles: ReadonlySet<string>;
   notNames: ReadonlySet<string>;
@@ -57,6 +60,7 @@ const reader = perLanguage((lang: Language): NameReader => {
   const startWords = (list: readonly string[]) => new RegExp(`^(?:${anyOf(list)}[\\s,.!]*)+`, 'iu');
   return {
     lead: new RegExp(`${anyOf(lang.names.leads)}\\s+`, 'giu'),
+    skip: new RegExp(`^(?:${anyOf(lang.talk.corrections)}[\\s,]+)*`, 'iu'),
     weakLead: new RegExp(`${anyOf(lang.names.weakLeads)}\\s+`, 'giu'),
     titles: new Set(lang.names.titles.map(foldWord)),
     notNames: new Set(lang.names.notNames.map(foldWord)),
@@ -84,7 +88,7 @@ interface NameWords {
 function nameWords(text: string, r: NameReader, weak = false): NameWords | undefined {
   const words: string[] = [];
   let [titled, length, counted] = [false, 0, 0];
-  const re = /\s*([^\s,.;:!?¿¡()"«»„“”]+)(\.?)/gy;
+  const re = /\s*([^\s,.;:!?¿¡()"«»„“”،؛؟]+)(\.?)/gy;
   for (let m = re.exec(text); m && counted < 3; m = re.exec(text)) {
     const w = m[1]!;
     const folded = foldWord(w);
@@ -119,18 +123,34 @@ function namePart({ words, titled }: NameWords, part: NamePart): string | undefi
   return chosen.map(writeNameWord).join(' ');
 }
 
-/** A name introduced as "my name is …", "I'm …", "ich heiße …", "je m'appelle …", "me llamo …". */
-export function extractName(text: string, part: NamePart = 'full', lang: Language = ENGLISH): Found<string> | undefined {
-  if (lang.understands !== 'all') return undefined;
+/** A name after one of the language's leads, "my name is …" (and "I'm …" when `weak`). */
+function nameAfterLead(text: string, part: NamePart, lang: Language, weak: boolean): Found<string> | undefined {
   const r = reader(lang);
   const folded = foldInPlace(text);
   const leads = [...folded.matchAll(r.lead)].map((m) => ({ m, weak: false }));
-  leads.push(...[...folded.matchAll(r.weakLead)].map((m) => ({ m, weak: true })));
+  if (weak) leads.push(...[...folded.matchAll(r.weakLead)].map((m) => ({ m, weak: true })));
   for (const { m: lead, weak } of leads.sort((a, b) => a.m.index - b.m.index)) {
-    const start = lead.index + lead[0].length;
+    const after = lead.index + lead[0].length;
+    const start = after + (r.skip.exec(folded.slice(after))?.[0].length ?? 0);
     const found = nameWords(text.slice(start), r, weak);
     const value = found && namePart(found, part);
     if (found && value) return { value, start: lead.index, end: start + found.length };
+  }
+  return undefined;
+}
+
+/**
+ * A name introduced as "my name is …", "I'm …", "ich heiße …", "je m'appelle …", "me llamo …",
+ * "اسمي …" in the visit's language; or, typed in another language the assistant speaks, after that
+ * language's own lead ("اسمي ماريا غارسيا" in an English visit is Maria Garcia's name, not all of it).
+ */
+export function extractName(text: string, part: NamePart = 'full', lang: Language = ENGLISH): Found<string> | undefined {
+  const own = lang.names.leads.length > 0 ? nameAfterLead(text, part, lang, lang.understands === 'all') : undefined;
+  if (own) return own;
+  for (const other of LANGUAGES) {
+    if (other === lang) continue;
+    const found = nameAfterLead(text, part, other, false);
+    if (found) return found;
   }
   return undefined;
 }

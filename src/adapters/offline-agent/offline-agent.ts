@@ -8,44 +8,21 @@
 import type { ChatMessage, LanguageModel, TurnChunk, TurnRequest } from '../../ports/language-model.ts';
 import { SET_LANGUAGE } from '../../engine/language/flow.ts';
 import { systemClock, type Clock } from '../../ports/clock.ts';
-import { hearChoice } from './choices.ts';
 import { readConversation, type Conversation, type ToolOutcome } from './conversation.ts';
+import { readCorrection } from './corrections.ts';
 import { dayOf } from '../../engine/language/dates.ts';
-import { answeredPlainTool, namedPlainTool, planFill, type FillPlan, type PlannedCall } from './fill.ts';
-import {
-  actionQuestion,
-  changeHint,
-  farewell,
-  goOnHint,
-  fieldQuestionFor,
-  gateQuestion,
-  heardLine,
-  introduction,
-  join,
-  nextQuestion,
-  paramQuestion,
-  refusalLine,
-} from './replies.ts';
-import { fieldFor, flowTools, offers, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
+import { planFill, type FillPlan, type PlannedCall } from './fill.ts';
+import { actionQuestion, changeHint, farewell, fieldQuestionFor, gateQuestion, heardLine, introduction, join, nextQuestion, paramQuestion, refusalLine } from './replies.ts';
+import { flowTools, parameterCount, readParams, readScreen, type Screen } from './screen.ts';
 import { isBlank } from '../../engine/language/values.ts';
-import { displayValue } from '../../engine/language/interpolate.ts';
 import type { Sayings } from './languages/language.ts';
-import { humanize } from './text.ts';
-import { asksOpenQuestion, keptMark, keptWords, worthKeeping } from './kept.ts';
-import { answerLanguageRequest, askedLanguage } from './language-request.ts';
-import { readAnswer, wantsChange, wantsStartOver } from './yes-no.ts';
-import { askedWayOut } from './ways-out.ts';
+import { asksOpenQuestion, keptMark, keptWords } from './kept.ts';
+import { mend } from './mend.ts';
+import { call, speak, type TurnPlan } from './plan.ts';
+import { replyTurn } from './reply.ts';
+import { readAnswer } from './yes-no.ts';
 
-/** What the agent does in one turn: words for the caption, then tool calls. */
-export interface TurnPlan {
-  say: string;
-  calls: PlannedCall[];
-  /** values heard for fields of the form that no tool can take yet, to put in the form */
-  formValues?: Record<string, string>;
-}
-
-const speak = (...parts: (string | undefined)[]): TurnPlan => ({ say: join(...parts), calls: [] });
-const call = (...calls: PlannedCall[]): TurnPlan => ({ say: '', calls });
+export type { TurnPlan } from './plan.ts';
 
 /**
  * Decides one turn. Pure: the same request on the same day always gives the same plan. `today`
@@ -90,17 +67,18 @@ function moveOn(screen: Screen, convo: Conversation): PlannedCall | undefined {
  * asking which host, take Tom Becker. Other than after a rejection, only a choice named is carried
  * over, and never a yes or a no (it answered the step before).
  */
-function carriedOver(screen: Screen, convo: Conversation, afterRejection: boolean): FillPlan | undefined {
+function carriedOver(screen: Screen, convo: Conversation, afterRejection: readonly string[] | false): FillPlan | undefined {
   if (convo.carried === undefined) return undefined;
-  const { answer, rest } = readAnswer(convo.carried, screen.lang.code);
-  if (afterRejection) return planFill(screen, rest);
+  const carried = mend(convo.carried, screen.lang);
+  const { answer, rest } = readAnswer(carried, screen.lang.code);
+  if (afterRejection) return planFill(screen, rest, { bareFor: afterRejection });
   if (answer !== null) return undefined;
-  return planFill(screen, convo.carried, { bare: false, needs: 'choice' });
+  return planFill(screen, carried, { bare: false, needs: 'choice' });
 }
 
 /** Back in a step after a rejection: take a value said with the no, else ask for the rejected one. */
 function afterRejection(screen: Screen, convo: Conversation, rejected: readonly string[]): TurnPlan {
-  const carried = carriedOver(screen, convo, true);
+  const carried = carriedOver(screen, convo, rejected);
   if (carried && carried.calls.length > 0) return call(...carried.calls);
   const refused = carried?.refusals[0];
   const again = refused?.param.name ?? rejected.find((v) => isBlank(screen.values[v]));
@@ -117,7 +95,22 @@ function takeKept(screen: Screen, messages: readonly ChatMessage[]): TurnPlan | 
   return undefined;
 }
 
+/**
+ * Back at an earlier step by the go_back the agent called at the visitor's words ("no wait, I meant
+ * Priya"): the words read again here, as if said at this step, when they do something here.
+ */
+function takenBack(screen: Screen, convo: Conversation): TurnPlan | undefined {
+  if (!convo.tapped || convo.carried === undefined) return undefined;
+  const words = readCorrection(mend(convo.carried, screen.lang), screen.lang).rest;
+  const again = replyTurn(screen, { ...convo, kind: 'reply', utterance: words, earlier: [], notes: [], outcomes: [] }, { mayGoBack: false });
+  // "Change my details" names nothing to change: the step's question (its values read back) says what is there.
+  const wholeStep = again.calls.some((c) => c.tool === `reject_${screen.state}`);
+  return again.calls.length > 0 && !wholeStep ? again : undefined;
+}
+
 function entryTurn(screen: Screen, convo: Conversation, messages: readonly ChatMessage[]): TurnPlan {
+  const back = takenBack(screen, convo);
+  if (back) return back;
   // A rejection re-enters the step; the engine's retry count still tells of earlier timeouts.
   const rejections = convo.outcomes.map((o) => o.content['rejected']).filter(Array.isArray);
   if (rejections.length > 0) return afterRejection(screen, convo, rejections.flat().map(String));
@@ -144,126 +137,6 @@ function entryTurn(screen: Screen, convo: Conversation, messages: readonly ChatM
   return { say, calls: next ? [next] : [] };
 }
 
-// ------------------------------------------------------------------ the visitor spoke
-
-/** Values or an action wait for the visitor's yes. */
-const waitingAnything = (screen: Screen): boolean => screen.pending.length > 0 || screen.pendingAction !== undefined;
-
-function confirmCalls(screen: Screen): PlannedCall[] {
-  const empty = screen.gated.filter((v) => !screen.pending.includes(v) && isBlank(screen.values[v]));
-  const whole = `confirm_${screen.state}`;
-  if (empty.length === 0 && offers(screen, whole)) return [{ tool: whole, args: {} }];
-  return screen.pending.filter((v) => offers(screen, `confirm_${v}`)).map((v) => ({ tool: `confirm_${v}`, args: {} }));
-}
-
-/** The one of `names` the visitor speaks of, by its field's label or its name ("my date of birth is wrong"). */
-function namedVariable(screen: Screen, said: string, names: readonly string[]): string | undefined {
-  const choices = names.map((v) => ({ value: v, names: [humanize(v), fieldFor(screen, v)?.label ?? ''] }));
-  const named = hearChoice(said, choices, screen.lang).chosen?.value;
-  return typeof named === 'string' ? named : undefined;
-}
-
-/**
- * The reject for a "no" while values wait for a yes: of the one value the visitor names ("no, my
- * date of birth is wrong") or gives anew ("no, it's 6 March"), else of them all.
- */
-function rejectCall(screen: Screen, said: string): PlannedCall | undefined {
-  const anew = Object.keys(planFill(screen, readAnswer(said, screen.lang.code).rest).heard).filter((v) => screen.pending.includes(v));
-  const only = namedVariable(screen, said, screen.pending) ?? (anew.length === 1 ? anew[0] : undefined) ?? (screen.pending.length === 1 ? screen.pending[0] : undefined);
-  if (only !== undefined && offers(screen, `reject_${only}`)) return { tool: `reject_${only}`, args: {} };
-  const whole = `reject_${screen.state}`;
-  if (offers(screen, whole)) return { tool: whole, args: {} };
-  const v = screen.pending.find((p) => offers(screen, `reject_${p}`));
-  return v === undefined ? undefined : { tool: `reject_${v}`, args: {} };
-}
-
-/** "No, my date of birth is wrong" about a value a form already holds: its question again. */
-function askAgainFor(screen: Screen, said: string): string | undefined {
-  const filled = (screen.artifact?.fields ?? []).map((f) => f.id).filter((v) => !isBlank(screen.values[v]));
-  const wrong = namedVariable(screen, said, filled);
-  return wrong === undefined ? undefined : fieldQuestionFor(screen, wrong);
-}
-
-/** The engine took the visitor's yes or no itself (the flow's own phrase) and asks what comes next. */
-const ANSWERED_BY_ENGINE = /^\[flow engine\] The visitor (?:confirmed|said ")/;
-
-/** Heard values that the form on screen has an ungated field for and does not show yet. */
-function formValues(screen: Screen, heard: Readonly<Record<string, unknown>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(heard)) {
-    if (!fieldFor(screen, name) || screen.gated.includes(name) || screen.values[name] === value) continue;
-    out[name] = displayValue(value);
-  }
-  return out;
-}
-
-/**
- * "Can we speak Spanish?": set_language, or why not. A language's name said alone is a choice
- * when the screen offers one by that name.
- */
-function languageAsked(screen: Screen, said: string): TurnPlan | undefined {
-  const asked = askedLanguage(said, screen.lang);
-  if (!asked || (asked.bare && Object.keys(planFill(screen, said, { bare: false, needs: 'choice' }).heard).length > 0)) return undefined;
-  const answer = answerLanguageRequest(screen, asked.code);
-  return answer.call ? call(answer.call) : speak(answer.say, nextQuestion(screen) ?? introduction(screen));
-}
-
-function replyTurn(screen: Screen, convo: Conversation): TurnPlan {
-  const said = convo.utterance;
-  const say = screen.lang.say;
-  const answer = readAnswer(said, screen.lang.code).answer;
-  if (convo.notes.some((n) => ANSWERED_BY_ENGINE.test(n))) {
-    return speak(answer === 'no' ? say.sorry : say.thankYou, nextQuestion(screen) ?? introduction(screen));
-  }
-  const language = languageAsked(screen, said);
-  if (language) return language;
-  // A way out of every step ("I'd like to talk to a person"), only when asked for by its words.
-  const wayOut = askedWayOut(screen, said);
-  if (wayOut) return 'call' in wayOut ? call(wayOut.call) : speak(wayOut.ask);
-  // "Change my details" or "the date is wrong" is a no to what waits, and asks to go back.
-  const intent = answer ?? (wantsChange(said, screen.lang) ? 'no' : null);
-  if (screen.pendingAction !== undefined && intent !== null) {
-    const decision = intent === 'yes' ? 'confirm_action' : 'reject_action';
-    if (offers(screen, decision)) return call({ tool: decision, args: {} });
-  }
-  if (screen.pending.length > 0 && answer === 'yes') {
-    const confirms = confirmCalls(screen);
-    if (confirms.length > 0) return call(...confirms);
-  }
-  if (screen.pending.length > 0 && intent === 'no') {
-    // "No, it's Marta": the reject re-enters the step, whose entry turn takes Marta.
-    const reject = rejectCall(screen, said);
-    if (reject) return call(reject);
-  }
-  const named = namedPlainTool(screen, said);
-  if (named) return call(named);
-  if (wantsStartOver(said, screen.lang)) return speak(say.startOver, nextQuestion(screen) ?? introduction(screen));
-  const fill = planFill(screen, said, { earlier: convo.earlier });
-  const refused = fill.refusals[0];
-  if (fill.calls.length > 0) return { say: refused ? refusalLine(screen, refused) : '', calls: fill.calls };
-  if (refused) return speak(refusalLine(screen, refused), fieldQuestionFor(screen, refused.param.name) ?? nextQuestion(screen));
-  const missing = fill.missing[0];
-  if (missing) return { ...speak(heardLine(screen, fill.heard), paramQuestion(screen, missing)), formValues: formValues(screen, fill.heard) };
-  // A plain "no" to "Is that all correct?" says something shown is wrong: ask what, never take it
-  // as "cancel" or "decline" (which may send the visitor away).
-  if (answer === 'no' && readAnswer(said, screen.lang.code).rest === '' && nextQuestion(screen)?.endsWith(say.allCorrect)) {
-    return speak(say.allRight, changeHint(screen) ?? say.whatToChange);
-  }
-  const plain = intent === null ? undefined : answeredPlainTool(screen, intent);
-  if (plain) return call(plain);
-  const back = intent === 'no' ? (changeHint(screen) ?? askAgainFor(screen, said)) : undefined;
-  if (back) return speak(say.allRight, back);
-  // A yes where only a button of the step's own goes on (the way out of every step never does).
-  const onward = waitingAnything(screen) ? undefined : goOnHint(screen, said, answer === 'yes');
-  if (onward) return speak(onward);
-  const ask = nextQuestion(screen) ?? introduction(screen);
-  // Words for a later question ("I have chest pain" at the name step): kept, and taken up there.
-  if (worthKeeping(screen, said)) return speak(say.kept, ask);
-  // An action of this step is on its way (a check-in being sent): its answer comes by itself.
-  if (screen.running) return speak(say.oneMoment);
-  return speak(waitingAnything(screen) ? say.yesOrNo : say.notCaught, ask);
-}
-
 // ------------------------------------------------------------------ the tool calls came back
 
 /** The question for the parameter an invalid_arguments rejection names ('"email": expected …'). */
@@ -279,7 +152,8 @@ function questionForRejected(screen: Screen, outcome: ToolOutcome): string | und
 const ACKNOWLEDGEMENTS: readonly [(content: Record<string, unknown>) => boolean, (say: Sayings) => string][] = [
   [(c) => Array.isArray(c['rejected']), (say) => say.sorry],
   [(c) => c['status'] === 'cancelled', (say) => say.wontDo],
-  [(c) => c['status'] === 'confirmed', (say) => say.done],
+  // Confirmed, and still running (a check-in sent to the clinic): the step moves on when it is done.
+  [(c) => c['status'] === 'confirmed', (say) => say.oneMoment],
   [(c) => Array.isArray(c['confirmed']), (say) => say.thankYou],
   [(c) => typeof c['error'] === 'string', (say) => say.couldNot],
 ];
@@ -295,6 +169,8 @@ function resultsTurn(screen: Screen, outcomes: readonly ToolOutcome[]): TurnPlan
   if (typeof summary === 'string') return speak(actionQuestion(screen, summary));
   if (has((c) => c['status'] === 'running' || c['running'] === true)) return speak(say.oneMoment);
   const ack = ACKNOWLEDGEMENTS.find(([answered]) => has(answered))?.[1](say) ?? (screen.pending.length > 0 ? undefined : say.gotIt);
+  // Nothing to ask while a confirmed action runs: the screen that comes next says how it went.
+  if (has((c) => c['status'] === 'confirmed')) return speak(ack);
   // Declining an action on a card that has a button for changing things: say where it is.
   const hint = has((c) => c['status'] === 'cancelled') ? changeHint(screen) : undefined;
   return speak(ack, hint ?? nextQuestion(screen));

@@ -1,7 +1,7 @@
 // What the offline agent knows about the current step: the scene the runtime hands it (artifact,
 // gate, values, pending items) and the tools on offer, with each parameter's kind of value.
 
-import { SET_LANGUAGE, type Artifact, type ChoiceOption, type Field, type UiAction } from '../../engine/language/flow.ts';
+import { GO_BACK, SET_LANGUAGE, type Artifact, type ChoiceOption, type Field, type UiAction } from '../../engine/language/flow.ts';
 import type { ToolSpec } from '../../engine/runtime/messages.ts';
 import type { TurnRequest } from '../../ports/language-model.ts';
 import type { Choice } from './choices.ts';
@@ -26,6 +26,8 @@ export interface Screen {
   retry: number;
   /** the state ends the flow once entered */
   terminal: boolean;
+  /** the step has Back (the flow's allow_back, and a step before it) */
+  canGoBack: boolean;
   /** the gated variables of the state */
   gated: readonly string[];
   gatePrompt: string | undefined;
@@ -56,6 +58,7 @@ export function readScreen(request: TurnRequest, today: string): Screen {
     prompt: state?.agent.system_prompt,
     retry: state?.agent.retry ?? 0,
     terminal: state?.terminal ?? false,
+    canGoBack: state?.can_go_back ?? false,
     gated: Object.keys(state?.gate ?? {}),
     gatePrompt: state?.gate_prompt,
     values: scene?.values ?? {},
@@ -73,10 +76,17 @@ export function offers(screen: Screen, name: string): boolean {
   return screen.tools.some((t) => t.function.name === name);
 }
 
-/** The engine's own tools: confirm_/reject_ for a gated variable or the state, the action pair, set_language. */
+/** The buttons the engine's go_back tool may go back by here (Back, "Change my details"): none when it is not offered. */
+export function backButtonsOffered(screen: Screen): string[] {
+  const button = screen.tools.find((t) => t.function.name === GO_BACK)?.function.parameters.properties['button'];
+  const events = typeof button === 'object' && button !== null ? (button as { enum?: unknown }).enum : undefined;
+  return Array.isArray(events) ? events.filter((e): e is string => typeof e === 'string') : [];
+}
+
+/** The engine's own tools: confirm_/reject_ for a gated variable or the state, the action pair, set_language, go_back. */
 function isGenerated(screen: Screen, tool: ToolSpec): boolean {
   const name = tool.function.name;
-  if (name === 'confirm_action' || name === 'reject_action' || name === SET_LANGUAGE) return true;
+  if (name === 'confirm_action' || name === 'reject_action' || name === SET_LANGUAGE || name === GO_BACK) return true;
   const m = /^(?:confirm|reject)_(.+)$/.exec(name);
   if (!m) return false;
   const subject = m[1]!;

@@ -4,6 +4,7 @@
 
 import {
   CONFIRM_ACTION,
+  GO_BACK,
   hasActionGate,
   REJECT_ACTION,
   resolveTool,
@@ -15,6 +16,7 @@ import {
   type SourcePath,
   type StateDef,
   type ToolDef,
+  type UiAction,
   type ValueType,
 } from './flow.ts';
 import { stateBranches } from './branches.ts';
@@ -23,6 +25,7 @@ import { hasRules } from './field-rules.ts';
 import { globalBranches, globalIn } from './global.ts';
 import { languageName } from './localize.ts';
 import { dict, own } from './records.ts';
+import { backButtons } from './touch.ts';
 import { paramJsonSchema } from './values.ts';
 
 /** An OpenAI-style function tool definition, as handed to the language model. */
@@ -229,8 +232,25 @@ export function generatedTools(flow: Flow, s: StateDef): ToolSpec[] {
       generated(REJECT_ACTION, 'The visitor declined the pending action; it is cancelled.'),
     );
   }
+  const back = backButtons(flow, s);
+  if (back.length > 0) made.push(goBackTool(back));
   if (flow.languages.length > 1 && !s.terminal) made.push(languageTool(flow));
   return made;
+}
+
+/**
+ * go_back: the visitor's words go back as one of the step's buttons would (Back, "Change my
+ * details"). The engine takes it like any tool call, and only to a step this visit has shown, so a
+ * model never moves the visit on through it nor speaks as the screen.
+ */
+function goBackTool(buttons: readonly UiAction[]): ToolSpec {
+  const tool = generated(
+    GO_BACK,
+    `The visitor asked to go back or to change an earlier answer (a change of mind, "no wait, I meant …"), as these buttons of the screen would: ${buttons.map((b) => `${b.event} ("${b.label}")`).join(', ')}. It goes back only to a step already shown in this visit; the visitor's words are then heard there.`,
+  );
+  tool.function.parameters.properties['button'] = { type: 'string', enum: buttons.map((b) => b.event), description: 'the button whose way back the visitor asked for' };
+  tool.function.parameters.required.push('button');
+  return tool;
 }
 
 /** set_language: the visitor asked to be spoken to in another of the flow's languages. */

@@ -68,7 +68,8 @@ export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   );
 }
 
-function editDistance(a: string, b: string): number {
+/** How many letters must be added, dropped or changed to make `a` into `b` (Levenshtein). */
+export function editDistance(a: string, b: string): number {
   const prev = new Array<number>(b.length + 1);
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {

@@ -34,8 +34,10 @@ export interface VariableDecl {
   default?: unknown;
   enum?: readonly unknown[];
   persist: boolean;
-  /** how the kiosk names it to a visitor (the end screen, notices); given, it is listed at the end */
+  /** how the kiosk names it to a visitor (the end screen, notices) */
   label?: string;
+  /** the end screen shows it: what the visitor takes away (a queue number); nothing else is shown there */
+  showAtEnd: boolean;
   at: SourcePath;
 }
 
@@ -357,6 +359,8 @@ export const CONFIRM_ACTION = 'confirm_action';
 /** The generated tool that changes the visit's language, in every state of a flow of several. */
 export const SET_LANGUAGE = 'set_language';
 export const REJECT_ACTION = 'reject_action';
+/** The generated tool by which words go back as the step's Back or change button would (touch.ts, backButtons). */
+export const GO_BACK = 'go_back';
 
 /**
  * The definition of a tool as seen from a state: its own first, then the flow's, then (as

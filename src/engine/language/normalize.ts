@@ -47,6 +47,7 @@ export function normalizeFlow(data: unknown, language?: string): Flow {
       ...(Array.isArray(v['enum']) ? { enum: v['enum'] } : {}),
       persist: asBool(v['persist'], false),
       ...(asStr(v['label']) !== undefined ? { label: asStr(v['label'])! } : {}),
+      showAtEnd: asBool(v['show_at_end'], false),
       at: ['variables', name],
     };
   }

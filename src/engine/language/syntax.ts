@@ -295,9 +295,10 @@ const variable = obj(
     persist: ignored(bool(), 'this kiosk wipes every value after each visitor'),
     description: str('a note for authors'),
     label: text(
-      'how the visitor reads its name: on the end screen\'s list of what they gave, and in notices. With a label it is listed even if no screen asks for it',
+      'how the visitor reads its name: on the end screen (with show_at_end) and in notices',
       'a label is what the visitor reads for this value: give it words, or leave the key out',
     ),
+    show_at_end: bool('the end screen shows it, under its label: what the visitor takes away (a queue number, a booking code). Nothing else of the visit is shown there'),
   },
   'a declared variable',
 );

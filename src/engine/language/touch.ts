@@ -2,7 +2,8 @@
 // form's Continue calls the state's advancing tool that the form fills, and an LLM-only state's
 // advancing tools without parameters are shown as buttons. A visitor who only taps can always go on.
 
-import { resolveTool, type Flow, type StateDef, type ToolDef, type UiAction } from './flow.ts';
+import { END, resolveTool, type Flow, type StateDef, type ToolDef, type UiAction } from './flow.ts';
+import { stateBranches } from './branches.ts';
 import { own } from './records.ts';
 
 /** UI events the engine gives a meaning of its own: never used as a tool button's event. */
@@ -50,4 +51,41 @@ export function toolButtons(flow: Flow, state: StateDef): UiAction[] {
 function labelOf(name: string): string {
   const words = name.replace(/[_-]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The step's buttons that may go back, which the generated `go_back` tool names: Back where the
+ * flow allows it (not on its first step), and each of the step's own buttons that no tool stands
+ * for, whose mapping leads only to other steps, each of which can lead here again ("Change my
+ * details"; never "I agree", which leads on). Whether one really goes back is known only in a
+ * visit: the engine takes it only to a step the visit has shown.
+ */
+export function backButtons(flow: Flow, state: StateDef): UiAction[] {
+  if (state.terminal) return [];
+  const buttons: UiAction[] = [];
+  if (flow.settings.allowBack && state.id !== flow.initial && own(state.transitions.onUiEvent, 'back') === undefined) {
+    buttons.push({ event: 'back', label: 'Back' });
+  }
+  for (const action of state.ui?.actions ?? []) {
+    const branches = own(state.transitions.onUiEvent, action.event);
+    if (action.tool !== undefined || branches === undefined || branches.length === 0) continue;
+    if (BUILT_IN_EVENTS.has(action.event) && action.event !== 'back') continue;
+    if (branches.every((b) => b.target !== state.id && leadsTo(flow, b.target, state.id))) buttons.push(action);
+  }
+  return buttons;
+}
+
+/** Whether some way through the flow leads from state `from` to state `to`. */
+function leadsTo(flow: Flow, from: string, to: string): boolean {
+  const seen = new Set<string>();
+  const next = [from];
+  while (next.length > 0) {
+    const id = next.pop()!;
+    if (id === to) return true;
+    const s = id === END || seen.has(id) ? undefined : flow.states[id];
+    if (!s) continue;
+    seen.add(id);
+    next.push(...stateBranches(s).map((b) => b.target));
+  }
+  return false;
 }

@@ -3,7 +3,7 @@
 // language's decimal sign ("2.5", "2,5"; never grouped, since a number a visitor gives is often a
 // code) and true or false as yes or no in that language ("Ja", "Non"). Used for what the screen and the kiosk's own cues say; the LLM's prompt and flow_end keep
 // the values as stored. Also how a variable is named to a visitor, and which of them the end
-// screen lists as what the visitor gave.
+// screen shows for the visitor to take away.
 
 import type { Catalog } from '../language/catalog.ts';
 import type { Field, Flow } from '../language/flow.ts';
@@ -90,25 +90,15 @@ export interface GivenLine {
 }
 
 /**
- * What the visitor gave, as the end screen lists it: each variable with a value that a screen asks
- * for (a form field, an options step), a gate has the visitor confirm, or the flow gives a `label`;
- * never one only the flow or a service set (an id from a look-up) unless the flow labels it. In
- * the order the flow declares its variables, then as its steps ask for them.
+ * What the end screen shows the visitor to take away: each variable the flow marks `show_at_end`
+ * (a queue number) that holds a value, under its label, in the order the flow declares them.
+ * Nothing else: a screen left for whoever comes next shows none of the visitor's details unless
+ * the flow asks for them.
  */
-export function givenLines(flow: Flow, cat: Catalog, values: Readonly<Record<string, unknown>>): GivenLine[] {
-  const asked = new Set<string>();
-  for (const id of flow.stateOrder) {
-    const s = flow.states[id]!;
-    for (const f of s.ui?.fields ?? []) asked.add(f.id);
-    if (s.ui?.variable) asked.add(s.ui.variable);
-    for (const v of s.gate?.variables ?? []) asked.add(v);
-  }
-  const labelled = Object.values(flow.variables).filter((v) => v.label?.trim()).map((v) => v.name);
-  const order = [...new Set([...Object.keys(flow.variables), ...asked])];
-  const shown = new Set([...asked, ...labelled]);
-  return order
-    .filter((name) => shown.has(name) && Object.hasOwn(values, name) && !isEmpty(values[name]))
-    .map((name) => ({ name, label: variableLabel(flow, name), value: shownValue(flow, cat, name, values[name]) }));
+export function takeAwayLines(flow: Flow, cat: Catalog, values: Readonly<Record<string, unknown>>): GivenLine[] {
+  return Object.values(flow.variables)
+    .filter((v) => v.showAtEnd && Object.hasOwn(values, v.name) && !isEmpty(values[v.name]))
+    .map((v) => ({ name: v.name, label: variableLabel(flow, v.name), value: shownValue(flow, cat, v.name, values[v.name]) }));
 }
 
 function isEmpty(value: unknown): boolean {

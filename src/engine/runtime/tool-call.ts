@@ -2,7 +2,8 @@
 // flow's auto_extract patterns as a fallback), generated gate and action tools, captures, and the
 // tool's transition. Every call gets exactly one tool_result.
 
-import { CONFIRM_ACTION, REJECT_ACTION, resolveTool, SET_LANGUAGE, type ToolDef } from '../language/flow.ts';
+import { CONFIRM_ACTION, GO_BACK, REJECT_ACTION, resolveTool, SET_LANGUAGE, type ToolDef } from '../language/flow.ts';
+import { backButtons } from '../language/touch.ts';
 import { languageName, primaryLanguage } from '../language/localize.ts';
 import { confirmQuestion, confirmVariables, rejectVariables } from './gate.ts';
 import { runHttp } from './action-effects.ts';
@@ -67,6 +68,7 @@ export function handleToolCall(t: Turn, call: ToolCallInput): void {
   }
   if (name === CONFIRM_ACTION || name === REJECT_ACTION) return decideAction(t, name === CONFIRM_ACTION, callId);
   if (name === SET_LANGUAGE) return chooseLanguage(t, call.args, callId);
+  if (name === GO_BACK) return goBack(t, call.args, callId);
 
   const tool = resolveTool(t.flow, state, name)!;
   const busy = actionBusy(t.s, name);
@@ -242,8 +244,8 @@ function runningNote(tool: string): string {
  * set_language: the session takes the language, and the engine shows the step again in it once
  * the step is over (FlowEngine.send). Values and pending confirmations stay as they are.
  */
-function chooseLanguage(t: Turn, raw: unknown, callId: string): void {
-  // The arguments come as the model wrote them (JSON text), or as an object from a test.
+/** A generated tool's text argument, from arguments as the model wrote them (JSON text) or as an object from a test; '' when absent. */
+function textArgument(raw: unknown, name: string): string {
   let args = raw;
   if (typeof raw === 'string') {
     try {
@@ -252,7 +254,12 @@ function chooseLanguage(t: Turn, raw: unknown, callId: string): void {
       args = undefined;
     }
   }
-  const asked = typeof args === 'object' && args !== null && typeof (args as Record<string, unknown>)['language'] === 'string' ? ((args as Record<string, unknown>)['language'] as string) : '';
+  const value = typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+function chooseLanguage(t: Turn, raw: unknown, callId: string): void {
+  const asked = textArgument(raw, 'language');
   const { languages } = t.flow;
   const chosen = languages.find((tag) => tag.toLowerCase() === asked.toLowerCase()) ?? (asked ? languages.find((tag) => primaryLanguage(tag) === primaryLanguage(asked)) : undefined);
   if (!chosen) {
@@ -260,4 +267,35 @@ function chooseLanguage(t: Turn, raw: unknown, callId: string): void {
   }
   t.s.language = chosen;
   ok(t, SET_LANGUAGE, callId, { language: chosen, note: `From now on speak ${languageName(chosen)}; the screen shows it too.` });
+}
+
+/**
+ * go_back: the visitor's words go back as the step's button would (Back, "Change my details"),
+ * taken as a tool call (ranked below the visitor's own taps), and only to a step this visit has
+ * shown: a way that could lead anywhere else is refused and the model told why.
+ */
+function goBack(t: Turn, raw: unknown, callId: string): void {
+  const state = t.state!;
+  const buttons = backButtons(t.flow, state);
+  const asked = textArgument(raw, 'button');
+  const button = buttons.find((b) => b.event === asked);
+  if (!button) {
+    return reject(t, GO_BACK, callId, 'invalid_arguments', `button must be one of: ${buttons.map((b) => b.event).join(', ')}`, 'button');
+  }
+  const shown = new Set(t.s.history);
+  const branches = own(state.transitions.onUiEvent, button.event);
+  if (branches === undefined) {
+    // Back, unmapped: the step before, as the Back button does.
+    const previous = t.s.history.at(-1);
+    if (previous === undefined) return reject(t, GO_BACK, callId, 'invalid_arguments', 'this is the first step of the visit: there is nothing to go back to', 'button');
+    ok(t, GO_BACK, callId, { button: button.event, back_to: previous });
+    t.go(previous, 'back');
+    return;
+  }
+  const unseen = branches.map((b) => b.target).filter((target) => !shown.has(target));
+  if (unseen.length > 0) {
+    return reject(t, GO_BACK, callId, 'invalid_arguments', `"${button.label}" could lead to ${unseen.join(', ')}, which this visit has not shown: it is not a way back here`, 'button');
+  }
+  ok(t, GO_BACK, callId, { button: button.event });
+  attempt(t, branches, 'tool', true);
 }

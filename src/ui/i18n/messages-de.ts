@@ -39,7 +39,7 @@ export const de: Messages = {
   },
   end: {
     thanks: 'Fertig. Vielen Dank!',
-    summary: 'Ihre Angaben',
+    takeAway: 'Bitte merken Sie sich',
     yes: 'Ja',
     no: 'Nein',
     keepTalking: 'Sie können weiter mit mir sprechen oder neu beginnen.',
@@ -152,6 +152,7 @@ export const de: Messages = {
     decide: 'Bitte bestätigen Sie: {summary}. Sagen Sie Ja oder drücken Sie „{yes}“; sagen Sie Nein oder drücken Sie „{no}“.',
     summary: '{title}: {values}.',
     moreTime: 'Sagen Sie „mehr Zeit“ oder drücken Sie „Mehr Zeit“, wenn Sie länger brauchen.',
+    moreTimeTap: 'Drücken Sie „Mehr Zeit“, wenn Sie länger brauchen.',
     stillThere: 'Sagen Sie etwas oder drücken Sie „{stay}“, um weiterzumachen.',
     startOver: 'Drücken Sie „{yes}“ oder „{no}“.',
   },
@@ -169,6 +170,7 @@ export const de: Messages = {
   },
   time: {
     stepCloses: 'Noch keine Antwort: Dieser Schritt wird in {seconds, plural, one {# Sekunde} other {# Sekunden}} geschlossen.',
+    screenCloses: 'Dieser Bildschirm schließt sich in {seconds, plural, one {# Sekunde} other {# Sekunden}}.',
     visitEnds: 'Die Zeit für diesen Besuch läuft in {seconds, plural, one {# Sekunde} other {# Sekunden}} ab.',
     valuesClear: 'Wartet auf Ihre Bestätigung: {fields}. Bitte bestätigen Sie innerhalb von {seconds, plural, one {# Sekunde} other {# Sekunden}}, sonst {count, plural, one {wird die Angabe} other {werden die Angaben}} gelöscht.',
     actionCancelled: 'Wartet auf Ihre Bestätigung: Bitte bestätigen Sie innerhalb von {seconds, plural, one {# Sekunde} other {# Sekunden}}, sonst wird diese Anfrage abgebrochen.',
@@ -276,7 +278,7 @@ export const de: Messages = {
       mic_sensitivity: 'Niedrig für eine laute Umgebung, hoch für eine ruhige oder für leise Stimmen.',
       idle_seconds: 'Sekunden ohne Berührung oder Wort, bevor „Sind Sie noch da?“ erscheint. Leer: 120.',
       idle_grace_seconds: 'Sekunden, die diese Frage wartet, bevor der Bildschirm zurückgesetzt wird. Leer: 20.',
-      end_seconds: 'Sekunden, die der Abschlussbildschirm angezeigt wird. Leer: 20.',
+      end_seconds: 'Sekunden, die der Abschlussbildschirm angezeigt wird, wenn er nichts zu lesen zeigt; zeigt er etwas zum Mitnehmen (eine Wartenummer), bleibt er mindestens 20. Leer: 20.',
       volume: 'Wie laut das Terminal zu Beginn jedes Besuchs spricht, 1 bis 10; Besucher können das für ihren Besuch ändern. Leer: 8.',
       layout: 'Unten hält jedes Bedienelement, das Besucher berühren, im unteren Teil des Bildschirms, vom Rollstuhl aus erreichbar; Besucher können das für ihren Besuch ändern.',
     },

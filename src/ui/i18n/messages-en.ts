@@ -38,7 +38,7 @@ export const en = {
   },
   end: {
     thanks: 'All done. Thank you!',
-    summary: 'What you told us',
+    takeAway: 'Please remember',
     yes: 'Yes',
     no: 'No',
     keepTalking: 'You can keep talking to me, or start over.',
@@ -151,6 +151,7 @@ export const en = {
     decide: 'Please confirm: {summary}. Say yes or press "{yes}"; say no or press "{no}".',
     summary: '{title}: {values}.',
     moreTime: 'Say "more time" or press More time for longer.',
+    moreTimeTap: 'Press More time for longer.',
     stillThere: 'Say anything or press "{stay}" to carry on.',
     startOver: 'Press "{yes}", or "{no}".',
   },
@@ -168,6 +169,7 @@ export const en = {
   },
   time: {
     stepCloses: 'No answer yet: this step closes in {seconds, plural, one {# second} other {# seconds}}.',
+    screenCloses: 'This screen closes in {seconds, plural, one {# second} other {# seconds}}.',
     visitEnds: 'The time for this visit runs out in {seconds, plural, one {# second} other {# seconds}}.',
     valuesClear: 'Waiting for your yes: {fields}. Please confirm within {seconds, plural, one {# second} other {# seconds}}, or {count, plural, one {it is} other {they are}} cleared.',
     actionCancelled: 'Waiting for your yes: please confirm within {seconds, plural, one {# second} other {# seconds}}, or this request is cancelled.',
@@ -275,7 +277,7 @@ export const en = {
       mic_sensitivity: 'Low for a noisy place, high for a quiet one or soft voices.',
       idle_seconds: 'Seconds without a tap or a word before "Are you still there?". Blank: 120.',
       idle_grace_seconds: 'Seconds that question waits before the screen clears. Blank: 20.',
-      end_seconds: 'Seconds the end screen stays. Blank: 20.',
+      end_seconds: 'Seconds the end screen stays when it shows nothing to read; with something to take away (a queue number) it stays at least 20. Blank: 20.',
       volume: 'How loud the kiosk speaks at the start of each visit, 1 to 10; visitors can change it for their visit. Blank: 8.',
       layout: 'Lower keeps every control a visitor touches in the lower part of the screen, within reach from a wheelchair; visitors can change it for their visit.',
     },

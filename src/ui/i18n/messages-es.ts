@@ -39,7 +39,7 @@ export const es: Messages = {
   },
   end: {
     thanks: '¡Listo! Muchas gracias.',
-    summary: 'Sus respuestas',
+    takeAway: 'Recuerde',
     yes: 'Sí',
     no: 'No',
     keepTalking: 'Puede seguir hablando conmigo o empezar de nuevo.',
@@ -152,6 +152,7 @@ export const es: Messages = {
     decide: 'Confirme, por favor: {summary}. Diga sí o pulse «{yes}»; diga no o pulse «{no}».',
     summary: '{title}: {values}.',
     moreTime: 'Diga «más tiempo» o pulse Más tiempo si necesita más.',
+    moreTimeTap: 'Pulse Más tiempo si necesita más.',
     stillThere: 'Diga algo o pulse «{stay}» para continuar.',
     startOver: 'Pulse «{yes}» o «{no}».',
   },
@@ -169,6 +170,7 @@ export const es: Messages = {
   },
   time: {
     stepCloses: 'Todavía no hay respuesta: este paso se cierra en {seconds, plural, one {# segundo} other {# segundos}}.',
+    screenCloses: 'Esta pantalla se cierra en {seconds, plural, one {# segundo} other {# segundos}}.',
     visitEnds: 'El tiempo de esta visita se acaba en {seconds, plural, one {# segundo} other {# segundos}}.',
     valuesClear: 'Pendiente de su confirmación: {fields}. Confirme en {seconds, plural, one {# segundo} other {# segundos}} o {count, plural, one {se borrará} other {se borrarán}}.',
     actionCancelled: 'Pendiente de su confirmación: confirme en {seconds, plural, one {# segundo} other {# segundos}} o esta solicitud se cancelará.',
@@ -276,7 +278,7 @@ export const es: Messages = {
       mic_sensitivity: 'Baja para un lugar ruidoso; alta para uno tranquilo o para voces suaves.',
       idle_seconds: 'Segundos sin toques ni palabras antes de «¿Sigue ahí?». En blanco: 120.',
       idle_grace_seconds: 'Segundos que espera esa pregunta antes de borrar la pantalla. En blanco: 20.',
-      end_seconds: 'Segundos que permanece la pantalla final. En blanco: 20.',
+      end_seconds: 'Segundos que permanece la pantalla final cuando no muestra nada que leer; si muestra algo que recordar (un número de turno), permanece al menos 20. En blanco: 20.',
       volume: 'El volumen del quiosco al empezar cada visita, de 1 a 10; los visitantes pueden cambiarlo durante su visita. En blanco: 8.',
       layout: 'Abajo mantiene todos los controles que toca el visitante en la parte inferior de la pantalla, al alcance desde una silla de ruedas; los visitantes pueden cambiarlo durante su visita.',
     },

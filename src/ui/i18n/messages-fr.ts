@@ -39,7 +39,7 @@ export const fr: Messages = {
   },
   end: {
     thanks: 'C’est terminé. Merci !',
-    summary: 'Récapitulatif',
+    takeAway: 'À retenir',
     yes: 'Oui',
     no: 'Non',
     keepTalking: 'Vous pouvez continuer à me parler ou recommencer.',
@@ -152,6 +152,7 @@ export const fr: Messages = {
     decide: 'Veuillez confirmer : {summary}. Dites oui ou appuyez sur « {yes} » ; dites non ou appuyez sur « {no} ».',
     summary: '{title} : {values}.',
     moreTime: 'Dites « plus de temps » ou appuyez sur Plus de temps s’il vous en faut davantage.',
+    moreTimeTap: 'Appuyez sur Plus de temps s’il vous en faut davantage.',
     stillThere: 'Dites quelque chose ou appuyez sur « {stay} » pour continuer.',
     startOver: 'Appuyez sur « {yes} » ou sur « {no} ».',
   },
@@ -169,6 +170,7 @@ export const fr: Messages = {
   },
   time: {
     stepCloses: 'Pas encore de réponse : cette étape se ferme dans {seconds, plural, one {# seconde} other {# secondes}}.',
+    screenCloses: 'Cet écran se ferme dans {seconds, plural, one {# seconde} other {# secondes}}.',
     visitEnds: 'Le temps prévu pour cette visite se termine dans {seconds, plural, one {# seconde} other {# secondes}}.',
     valuesClear: 'En attente de votre confirmation : {fields}. Veuillez confirmer d’ici {seconds, plural, one {# seconde} other {# secondes}}, sinon {count, plural, one {la réponse sera effacée} other {les réponses seront effacées}}.',
     actionCancelled: 'En attente de votre confirmation : veuillez confirmer d’ici {seconds, plural, one {# seconde} other {# secondes}}, sinon cette demande sera annulée.',
@@ -276,7 +278,7 @@ export const fr: Messages = {
       mic_sensitivity: 'Faible pour un lieu bruyant, élevée pour un lieu calme ou des voix douces.',
       idle_seconds: 'Secondes sans toucher ni parole avant « Êtes-vous toujours là ? ». Si vide : 120.',
       idle_grace_seconds: 'Secondes pendant lesquelles cette question attend avant que l’écran s’efface. Si vide : 20.',
-      end_seconds: 'Secondes d’affichage de l’écran de fin. Si vide : 20.',
+      end_seconds: 'Secondes d’affichage de l’écran de fin quand il n’affiche rien à lire ; s’il affiche quelque chose à retenir (un numéro d’attente), il reste au moins 20. Si vide : 20.',
       volume: 'Le volume de la borne au début de chaque visite, de 1 à 10 ; les visiteurs peuvent le changer pour leur visite. Si vide : 8.',
       layout: 'En bas garde chaque commande que touche un visiteur dans la partie basse de l’écran, à portée depuis un fauteuil roulant ; les visiteurs peuvent le changer pour leur visite.',
     },

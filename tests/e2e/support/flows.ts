@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { parseDocument, YAMLMap } from 'yaml';
 
 /** Where served test flows live; the kiosk fetches them like any flow URL. */
 export const TEST_FLOWS = '/test-flows';
@@ -16,6 +17,29 @@ export async function serveFlow(page: Page, path: string, body: string): Promise
     (url) => url.pathname === '/api/flows' && url.searchParams.get('src') === path,
     (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: true, text: body }) }),
   );
+}
+
+/**
+ * A bundled flow with every declared variable `show_at_end`, so that its end screen shows all the
+ * answers under their labels, for a test to read what was understood (the bundled flows show none
+ * of a visitor's details there). Served at /test-flows/NAME.yaml; returns that address. Not for a
+ * flow whose actions must run: the kiosk's server runs only the actions of flows it knows.
+ */
+export async function serveShowingAnswers(page: Page, name: string): Promise<string> {
+  const path = `${TEST_FLOWS}/${name}.yaml`;
+  await serveFlow(page, path, showingAnswers(name));
+  return path;
+}
+
+/** The text of bundled flow `name` with every declared variable `show_at_end` (see serveShowingAnswers). */
+export function showingAnswers(name: string): string {
+  const doc = parseDocument(readFileSync(new URL(`../../../flows/${name}.yaml`, import.meta.url), 'utf8'));
+  const variables = doc.get('variables');
+  if (!(variables instanceof YAMLMap)) throw new Error(`flows/${name}.yaml declares no variables`);
+  for (const item of variables.items) {
+    if (item.value instanceof YAMLMap) item.value.set('show_at_end', true);
+  }
+  return doc.toString();
 }
 
 /** A golden diagnostics fixture: the broken flow, and the lines `vfdl check` prints for it as `file`. */
@@ -106,6 +130,8 @@ states:
 export const PHONE_FLOW = `
 id: phone_check
 title: Your phone number
+variables:
+  phone: { type: phone, label: Phone number, show_at_end: true }
 states:
   ask_phone:
     ui:

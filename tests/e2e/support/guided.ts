@@ -106,7 +106,8 @@ function textsOnScreen(): string[] {
   const walk = (el: El) => {
     if (skip(el)) return;
     const own = Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent ?? '').join('');
-    const timer = el.getAttribute('role') === 'timer';
+    // A timer's lines may sit in elements of their own inside it (the time notice's lines).
+    const timer = el.matches('[role="timer"], [role="timer"] *');
     for (const line of own.split('\n')) if (line.trim()) out.push(timer ? line.replace(/\d+/g, '#') : line);
     const placeholder = el.getAttribute('placeholder');
     if (el.tagName === 'INPUT' && !el.value && placeholder) out.push(placeholder);

@@ -55,7 +55,8 @@ const NOT_NAMES = (
   'start over restart reset cancel stop quit exit menu home continue next skip finish submit confirm begin ' +
   'go come get got have has had need needs want wants would could should can do does did make take see know ' +
   'think say said tell give show look find try ask feel leave put mean keep let speak talk use pain ' +
-  'appointment check checking sign signing visit visiting today tomorrow morning afternoon evening'
+  'appointment check checking sign signing visit visiting today tomorrow morning afternoon evening ' +
+  'only just picking collecting dropping waiting seeing meeting late early after before over up down off out'
 ).split(' ');
 
 export const ENGLISH: Language = {
@@ -89,6 +90,7 @@ export const ENGLISH: Language = {
     ],
     articles: ['the'],
     capitalMonths: true,
+    dayAlone: '(?:the\\s+)?DAY(?:st|nd|rd|th)',
   },
   times: {
     readers: [
@@ -144,6 +146,20 @@ export const ENGLISH: Language = {
     inLanguage: ['in'],
     please: ['please', 'thanks'],
   },
+  talk: {
+    corrections: ['wait', 'hold on', 'sorry', 'actually', 'oops', 'i mean', 'i meant', 'my mistake', 'my bad', 'correction', 'scratch that', 'rather'],
+    spelling: "(?:with|it'?s)\\s+(?:an?|one|two|three|double|a\\s+double|one\\s+single|a\\s+single|only\\s+one)\\s+[a-z](?:'?s)?(?:\\s+(?:at\\s+the\\s+(?:end|start|beginning)|in\\s+the\\s+middle))?(?:\\s+not\\s+(?:an?|one|two)\\s+[a-z](?:'?s)?)?",
+    spelled: ['spelled', 'spelt', "it's spelled", 'it is spelled', "that's spelled", 'spelling'],
+    between: ['and', 'born', 'born on', 'born in', 'i was born', 'i was born on', 'birthday', 'my birthday is', 'date of birth', 'dob', 'name', 'email', 'my email is', 'e-mail'],
+    surname: ['surname', 'last name', 'family name', 'second name'],
+    firstName: ['first name', 'given name', 'christian name'],
+    greetings: ['hello', 'hi', 'hey', 'hi there', 'hello there', 'good morning', 'good afternoon', 'good evening', 'hiya', 'howdy'],
+    thanks: ['thanks', 'thank you', 'thanks a lot', 'thank you very much', 'thanks so much', 'cheers', 'many thanks', 'great thanks', 'ok thanks', 'ok thank you'],
+    howAreYou: ['how are you', "how's it going", 'how are you doing', 'how do you do'],
+    help: ['help', 'help me', 'what do i do', 'what should i do', 'what do i need to do', 'what now', 'i don\'t understand', 'i dont understand', "i'm confused", 'how does this work', 'what do you need', 'what do you want', "i don't know what to do", "i don't know what to type", "i don't know what to say", 'what do i type', 'what is this', 'what do i do here', 'can you help me', 'i need help'],
+    back: ['go back', 'back', 'previous', 'previous step', 'the step before', 'back a step', 'go back a step', 'undo'],
+    lookUp: ['look it up', 'look up', 'look me up', 'find it', 'find me', 'find my', 'search', 'check for me', 'can you check'],
+  },
   say: {
     sorry: 'Sorry about that.',
     stillThere: 'Are you still there?',
@@ -163,6 +179,17 @@ export const ENGLISH: Language = {
     agree: 'Do you agree?',
     whatToChange: 'What would you like to change?',
     goodbye: 'Thank you. Goodbye!',
+    hello: 'Hello!',
+    welcome: "You're welcome.",
+    fine: "I'm well, thank you.",
+    takeYourTime: 'No problem, take your time.',
+    howTo: {
+      form: 'You can tell me, or type it in the box on the screen.',
+      options: 'You can say one of the choices, or tap it on the screen.',
+      card: "You can tap a button on the screen, or tell me what you'd like.",
+    },
+    needFirst: (list) => `First I need your ${list}.`,
+    cannotGoBack: "Sorry, I can't change that from here.",
     kept: "Thank you, I'll keep that in mind.",
     startOver: 'To start over, tap “Start over”.',
     goAhead: (summary) => `${summary}. Shall I go ahead?`,

@@ -54,6 +54,8 @@ export interface DateWords {
   articles: readonly string[];
   /** month names are written with a capital ("March", "März"), not in lower case ("mars") */
   capitalMonths: boolean;
+  /** a day of the month said alone ("the 6th", "am 6.", "le 6"), `DAY` standing for it: a correction of a date's day */
+  dayAlone?: string;
 }
 
 /** Times of day said in words. Each reader gets the text with numbers in digits. */
@@ -129,6 +131,37 @@ export interface RequestWords {
   names?: Readonly<Record<string, string>>;
 }
 
+/**
+ * How visitors correct themselves, go back, ask for help and make small talk (mend.ts,
+ * corrections.ts, going-back.ts, talk.ts). Phrases are matched whole, after folding.
+ */
+export interface TalkWords {
+  /** words that start a correction rather than answer: "wait", "sorry", "actually", "I meant" */
+  corrections: readonly string[];
+  /** a hint on how a name is written, said after it ("with one r", "mit zwei t"): a regular expression source over folded text */
+  spelling: string;
+  /** "spelled", "it is spelled": said before a name's letters ("G-A-R-C-I-A") */
+  spelled: readonly string[];
+  /** words that join or name the values of an answer that gives several ("and", "born", "date of birth"): not part of a short answer */
+  between: readonly string[];
+  /** words naming a surname: a name said with one of them corrects the name's last part */
+  surname: readonly string[];
+  /** words naming a first name: a name said with one of them corrects the name's first part */
+  firstName: readonly string[];
+  /** greetings said on their own: "hello", "good morning" */
+  greetings: readonly string[];
+  /** thanks said on their own: "thanks", "thank you very much" */
+  thanks: readonly string[];
+  /** asking how the kiosk is: "how are you" */
+  howAreYou: readonly string[];
+  /** asking for help or what to do: "help", "what do I do", "I don't understand" */
+  help: readonly string[];
+  /** asking to go back a step: "go back", "the previous step" */
+  back: readonly string[];
+  /** asking the kiosk to look something up: "look it up", "can you find it" */
+  lookUp: readonly string[];
+}
+
 /** Everything the assistant says in a language: short lines, and sentences built around values. */
 export interface Sayings {
   sorry: string;
@@ -152,6 +185,20 @@ export interface Sayings {
   /** a plain "no" to allCorrect, with no button to name */
   whatToChange: string;
   goodbye: string;
+  /** a greeting said back */
+  hello: string;
+  /** thanks answered */
+  welcome: string;
+  /** "how are you?" answered */
+  fine: string;
+  /** "no wait" said alone: the visitor may take their time */
+  takeYourTime: string;
+  /** how the step on screen is answered, by its kind */
+  howTo: { form: string; options: string; card: string };
+  /** what the step needs before the kiosk can do what was asked: the fields' labels, in a list */
+  needFirst(list: string): string;
+  /** a correction of an earlier answer that no button of the screen can make */
+  cannotGoBack: string;
   /** a statement kept for a later question: "Thank you, I'll keep that in mind." */
   kept: string;
   /** "start over" said: where the button is */
@@ -224,6 +271,7 @@ export interface Language {
   /** words of a birth date's label or name ("birth", "Geburt", "naissance") */
   birth: readonly string[];
   requests: RequestWords;
+  talk: TalkWords;
   say: Sayings;
 }
 
