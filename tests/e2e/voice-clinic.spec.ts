@@ -9,7 +9,7 @@ import type { ChatRequestBody } from '../servers/fake-chat-request.ts';
 import type { ChatRule } from '../servers/openai-fakes.ts';
 import { startClinicService } from '../servers/clinic-service.ts';
 import { transcriptsFor } from '../support/voice-kiosk.ts';
-import { agentLines, fieldBlock, input, kiosk, visitorLines } from './support/kiosk.ts';
+import { agentLines, expectVisitorSaid, fieldBlock, input, kiosk } from './support/kiosk.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
 
 // Six lines of speech, each said when the kiosk listens, then the checks.
@@ -142,7 +142,7 @@ test('a patient checks in at the clinic by voice alone', async ({ voiceKiosk }) 
   await expect(summary.locator('dd')).toHaveText(['1']);
   await expect(page.locator('body')).not.toContainText('Maria Garcia');
   expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Garcia', dob: '1984-03-05', reason: 'prescription' })]);
-  await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
+  await expectVisitorSaid(page, HEARD.map((line) => `You: ${line}`));
 
   // Streamed recognition (STT_MODE=realtime, with the early start): every word came by the stream,
   // in the flow's language, none uploaded. A line may be committed in stretches at its pauses.

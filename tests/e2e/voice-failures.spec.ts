@@ -3,7 +3,7 @@
 
 import { TEST_KEYS, transcriptsFor } from '../support/voice-kiosk.ts';
 import { showingAnswers } from './support/flows.ts';
-import { expectStep, fieldBlock, kiosk, say, visitorLines } from './support/kiosk.ts';
+import { expectStep, expectVisitorSaid, fieldBlock, kiosk, say } from './support/kiosk.ts';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/voice.ts';
 
@@ -34,7 +34,7 @@ test('speech recognition down: a plain notice, typing goes on, and listening com
   await expect(notice).toHaveCount(0);
   await speak(2);
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
-  await expect(visitorLines(page)).toHaveText(['You: My name is Alex', 'You: Yes.', 'You: Blue, please.']);
+  await expectVisitorSaid(page, ['You: My name is Alex', 'You: Yes.', 'You: Blue, please.']);
   expect(fakes.stt.requests).toHaveLength(3);
 });
 

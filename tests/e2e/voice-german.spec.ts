@@ -12,7 +12,7 @@ import type { ChatRule } from '../servers/openai-fakes.ts';
 import { startClinicService } from '../servers/clinic-service.ts';
 import { inOneLanguage } from '../support/one-language.ts';
 import { transcriptsFor } from '../support/voice-kiosk.ts';
-import { expectStep, fieldBlock, kiosk, kioskSays, lastSaid, visitorLines } from './support/kiosk.ts';
+import { expectStep, expectVisitorSaid, fieldBlock, kiosk, kioskSays, lastSaid } from './support/kiosk.ts';
 import { expectNoEnglish } from './support/no-english.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
 
@@ -117,7 +117,7 @@ test('a clinic in German alone is finished by voice with the built-in assistant,
   await expectNoEnglish(page, 'de', 'end');
 
   expect(clinic.checkIns).toEqual([expect.objectContaining({ name: 'Maria Huber', dob: '1984-03-05', reason: 'prescription' })]);
-  await expect(visitorLines(page)).toHaveText(heard.map((line) => `Sie: ${line}`));
+  await expectVisitorSaid(page, heard.map((line) => `Sie: ${line}`));
   // Heard in German, every word by the stream; spoken in German, in the German voice.
   expect(fakes.realtime.commits.map((c) => c.transcript).filter(Boolean).join(' ')).toBe(heard.join(' '));
   expect(new Set(fakes.realtime.sessions.map((s) => s.language))).toEqual(new Set(['de']));
@@ -177,10 +177,10 @@ test('"Können wir Deutsch sprechen?" said in an English visit: the model switch
 
   await say(3);
   await kioskSays(page, 'data-phase', 'ended', 15_000);
-  const told = page.getByRole('region', { name: 'Ihre Angaben' });
+  const told = page.getByRole('region', { name: 'Bitte merken Sie sich' });
   await expect(told.locator('dt')).toHaveText(['Vorname', 'Farbe']);
   await expect(told.locator('dd')).toHaveText(['Jonas', 'Blau']);
-  await expect(visitorLines(page)).toHaveText(heard.map((line) => `Sie: ${line}`));
+  await expectVisitorSaid(page, heard.map((line) => `Sie: ${line}`));
 
   // The first line was heard in English; every line after the switch in German. A line may come
   // in stretches at its pauses ("Können wir" and "Deutsch sprechen?", "Blau," and "bitte."): the

@@ -5,7 +5,7 @@
 
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
-import { kiosk, visitorLines } from './support/kiosk.ts';
+import { expectVisitorSaid, kiosk } from './support/kiosk.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -46,6 +46,6 @@ test('"read it to me", "say that again" and "more time", said, never reach the m
   // Never more than 20 seconds without it: twice what was left when it was heard.
   await expect(timer).toHaveText(/in (2[1-9]|3\d|40) seconds/, { timeout: 15_000 });
 
-  await expect(visitorLines(page)).toHaveText(['You: Read it to me.', 'You: Could you say that again?', 'You: More time, please.']);
+  await expectVisitorSaid(page, ['You: Read it to me.', 'You: Could you say that again?', 'You: More time, please.']);
   expect(fakes.llm.requests.length).toBe(askedAtEnd);
 });

@@ -8,7 +8,7 @@
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
 import { showingAnswers } from './support/flows.ts';
-import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts';
+import { expectStep, expectVisitorSaid, fieldBlock, kiosk } from './support/kiosk.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -38,7 +38,7 @@ test('a visitor completes onboarding by voice alone', async ({ voiceKiosk }) => 
   // "blue please": the end.
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
   await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['Alex', 'blue']);
-  await expect(visitorLines(page)).toHaveText(['You: My name is Alex.', 'You: Yes.', 'You: Blue, please.']);
+  await expectVisitorSaid(page, ['You: My name is Alex.', 'You: Yes.', 'You: Blue, please.']);
 
   // Three turns went to speech recognition: 16 kHz mono 16-bit WAV, in the flow's language.
   expect(fakes.stt.requests.map((r) => [r.sampleRate, r.channels, r.bitsPerSample, r.language, r.model])).toEqual(

@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs';
 import { Pairing } from '../../server/pairing.ts';
 import { homeTrusting, testCertificates, type TestCertificates } from '../support/test-certificates.ts';
 import { transcriptsFor, TEST_KEYS } from '../support/voice-kiosk.ts';
-import { expectStep, fieldBlock, kiosk, serviceWorkerControls, visitorLines } from './support/kiosk.ts';
+import { expectStep, expectVisitorSaid, fieldBlock, kiosk, serviceWorkerControls } from './support/kiosk.ts';
 import { PHONE_FLOW } from './support/flows.ts';
 import { expect, test } from './support/voice.ts';
 
@@ -94,7 +94,7 @@ test('onboarding streamed over HTTPS from another machine, paired: audio goes ou
   await expectStep(page, 'choose_color');
   await say(2);
   await expect(page.locator('.kiosk')).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
-  await expect(visitorLines(page)).toHaveText(['You: My name is Alex.', 'You: Yes.', 'You: Blue, please.']);
+  await expectVisitorSaid(page, ['You: My name is Alex.', 'You: Yes.', 'You: Blue, please.']);
 
   // One commit per turn, each holding the line's speech, its first audio sent well before the
   // commit (while the visitor was still speaking), in the flow's language, on the server's model.
@@ -132,7 +132,7 @@ test('noise bursts are never committed: the words after them are the only commit
   expect(fakes.realtime.commits).toHaveLength(1);
   // (a burst the detector takes for an onset is sent, then cleared: voice-session-stream.test.ts)
   expect(fakes.realtime.commits[0]!.transcript).toBe('My name is Alex.');
-  await expect(visitorLines(page)).toHaveText(['You: My name is Alex.']);
+  await expectVisitorSaid(page, ['You: My name is Alex.']);
 });
 
 test('the socket drops mid-turn: the turn goes by upload with its kept audio, and the next turn streams again', async ({ voiceKiosk }) => {
@@ -154,7 +154,7 @@ test('the socket drops mid-turn: the turn goes by upload with its kept audio, an
   // The second turn streamed over a new socket.
   expect(fakes.realtime.sessions.length).toBeGreaterThanOrEqual(2);
   expect(fakes.realtime.commits.at(-1)!.transcript).toBe('Yes.');
-  await expect(visitorLines(page)).toHaveText(['You: My name is Alex.', 'You: Yes.']);
+  await expectVisitorSaid(page, ['You: My name is Alex.', 'You: Yes.']);
 });
 
 const LONG_ANSWER_FLOW = `
@@ -192,7 +192,7 @@ test("a person's recorded voice, with second-long pauses inside, is streamed as 
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await say(0);
   await expect(page.locator('.kiosk')).toHaveAttribute('data-phase', 'ended', { timeout: 20_000 });
-  await expect(visitorLines(page)).toHaveText([`You: ${said}`]);
+  await expectVisitorSaid(page, [`You: ${said}`]);
   // Committed at its pauses (their words keep the turn open), heard as one: the stretches' words
   // joined are the line, and all of its speech went out while it was spoken.
   const commits = fakes.realtime.commits;
@@ -220,7 +220,7 @@ test('early start: a number dictated with a pause is committed in stretches and 
   expect(fakes.realtime.commits.length).toBeGreaterThanOrEqual(2);
   const heard = fakes.realtime.commits.map((c) => c.transcript).filter(Boolean).join(' ');
   expect(heard).toBe('My number is 07700 983123.');
-  await expect(visitorLines(page)).toHaveText([`You: ${heard}`]);
+  await expectVisitorSaid(page, [`You: ${heard}`]);
   // Every reply asked for at a pause was either dropped (the visitor went on) or taken by the
   // finished turn with the very same words; none asked for the partial number was taken, which
   // the end screen shows: the number is whole.

@@ -5,7 +5,7 @@
 // line when the kiosk listens (or, for the barge-in, while it speaks).
 
 import { transcriptsFor, transcriptsForParts } from '../support/voice-kiosk.ts';
-import { expectStep, fieldBlock, kiosk, visitorLines } from './support/kiosk.ts';
+import { expectStep, expectVisitorSaid, fieldBlock, kiosk } from './support/kiosk.ts';
 import { PHONE_FLOW } from './support/flows.ts';
 import { expect, test } from './support/voice.ts';
 
@@ -28,7 +28,7 @@ test('a phone number dictated with a 0.4 s pause inside stays one answer', async
   // One turn: one request to speech recognition holding the whole number, both parts of it.
   expect(fakes.stt.requests).toHaveLength(1);
   expect(fakes.stt.requests[0]!.speechMs).toBeGreaterThan(line.endMs - line.startMs - 250);
-  await expect(visitorLines(page)).toHaveText(['You: My number is 07700 983123.']);
+  await expectVisitorSaid(page, ['You: My number is 07700 983123.']);
   await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['07700 983123']);
 });
 
@@ -75,7 +75,7 @@ test('a phone number dictated with a 0.5 s pause at a step that asks for a name 
 
   await say(0);
   await expect(page.getByRole('log').locator('li.agent').last()).toContainText('That sounds like a phone number', { timeout: 20_000 });
-  await expect(visitorLines(page)).toHaveText(['You: My phone number is 555 0199.']);
+  await expectVisitorSaid(page, ['You: My phone number is 555 0199.']);
   // One turn: one end of speech; the model's conversation holds the number whole as the visitor's
   // one message, and nothing it might have said to half of it (a reply asked for at the pause is
   // held, then dropped) was said.
@@ -100,7 +100,7 @@ test('two short noise bursts are not speech: only the words after them are heard
   await microphone!.play(2);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 20_000 });
   expect(fakes.stt.requests).toHaveLength(1);
-  await expect(visitorLines(page)).toHaveText(['You: My name is Alex.']);
+  await expectVisitorSaid(page, ['You: My name is Alex.']);
   expect((await marks())['vk:speech-end']).toHaveLength(1);
 });
 
@@ -136,5 +136,5 @@ test('speaking over the kiosk stops its voice within 200 ms and drops the model 
   // And the conversation goes on from the visitor's words: "yes" confirms the name.
   await say(1);
   await expectStep(page, 'choose_color');
-  await expect(visitorLines(page)).toHaveText(['You: Actually, my name is Alex.', 'You: Yes.']);
+  await expectVisitorSaid(page, ['You: Actually, my name is Alex.', 'You: Yes.']);
 });

@@ -10,7 +10,7 @@ import { messageText } from '../servers/fake-chat-request.ts';
 import type { ChatRule } from '../servers/openai-fakes.ts';
 import { transcriptsFor } from '../support/voice-kiosk.ts';
 import { showingAnswers } from './support/flows.ts';
-import { agentLines, fieldBlock, input, kiosk, visitorLines } from './support/kiosk.ts';
+import { agentLines, expectVisitorSaid, fieldBlock, input, kiosk } from './support/kiosk.ts';
 import { expect, test, expectVoiceOn } from './support/voice.ts';
 
 // About 33 s of speech, then the 20 s timeout of `badge`, then the checks.
@@ -116,7 +116,7 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
   };
   await expect(summary).toBeVisible();
   expect(await told()).toMatchObject({ Name: 'Sam Lee', 'Email address': 'sam@example.com', Visiting: 'Tom Becker', 'Agreed to the site rules': 'Yes' });
-  await expect(visitorLines(page)).toHaveText(HEARD.map((line) => `You: ${line}`));
+  await expectVisitorSaid(page, HEARD.map((line) => `You: ${line}`));
 
   // Streamed recognition (STT_MODE=realtime, with the early start): every word came by the stream,
   // in the flow's language, none uploaded. A line may be committed in stretches at its pauses.

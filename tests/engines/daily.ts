@@ -43,7 +43,7 @@ export function dailyTests(engine: string, current: () => Lane): void {
       await settled(page);
       // The end screen is read out sentence by sentence, as the speech double answers.
       const said = () => fakes.tts.requests.slice(from).map((r) => r.input);
-      await expect.poll(said, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Audio guidance is on.', "What's your first name?: empty.", 'Say or press 1 for red.', 'First name: Kit.']));
+      await expect.poll(said, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Audio guidance is on.', "What's your first name?: empty.", 'Say or press 1 for red.', 'All done.']));
       await keyUntilSaid(lane, 'Tab', /^Finish, button/);
       await page.press('Enter');
       await kioskSays(page, 'data-phase', 'idle');

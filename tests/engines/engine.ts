@@ -128,7 +128,7 @@ export async function waitFor<R = unknown>(page: EnginePage, what: string, check
       const value = await page.evaluate(becomes(check), { arg, ms: Math.min(left, 20_000) });
       if (value) return value as R;
     } catch (error) {
-      if (!/navigat|context|discarded|unloaded|detached|destroyed/i.test(String(error))) throw error;
+      if (!/navigat|context|discarded|unload|detached|destroyed|no such frame/i.test(String(error))) throw error;
     }
   }
   const state = await page.evaluate(KIOSK_STATE, null).catch(() => ({}));

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { serveFlow } from '../e2e/support/flows.ts';
+import { RECORD_VISITOR_LINES } from '../e2e/support/kiosk.ts';
 import { chromium, expect, type Browser, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
@@ -150,6 +151,7 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     }
     const consoleLines: string[] = [];
     await context.addInitScript(WATCH_POLICY);
+    await context.addInitScript(RECORD_VISITOR_LINES);
     page.on('pageerror', (e) => consoleLines.push(`uncaught: ${e.message}`));
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') consoleLines.push(`${m.type()}: ${m.text()}`);

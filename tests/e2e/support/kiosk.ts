@@ -180,6 +180,30 @@ export function visitorLines(page: Page): Locator {
   return captions(page).locator('li.visitor');
 }
 
+/**
+ * An init script that keeps every caption line of the visitor's as it was last shown: the end
+ * screen shows no captions (nothing personal is left for the next person), so a test that checks
+ * at the end what was heard reads this record (`visitorSaid`) instead of the screen.
+ */
+export const RECORD_VISITOR_LINES = `(() => {
+  const lines = [];
+  const known = new Map();
+  window.__visitorSaid = () => lines.map((l) => l.text);
+  const look = () => {
+    for (const li of document.querySelectorAll('.captions li.visitor')) {
+      let line = known.get(li);
+      if (!line) known.set(li, (line = { text: '' })), lines.push(line);
+      line.text = (li.textContent ?? '').replace(/\\s+/g, ' ').trim();
+    }
+  };
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true });
+})();`;
+
+/** Every line the visitor was captioned saying, as last shown (RECORD_VISITOR_LINES must be installed). */
+export async function expectVisitorSaid(page: Page, lines: readonly string[]): Promise<void> {
+  await expect.poll(() => page.evaluate(() => (globalThis as unknown as { __visitorSaid?: () => string[] }).__visitorSaid?.() ?? null)).toEqual(lines);
+}
+
 /** A form field's block (label, input, pending controls, notice) by its variable. */
 export function fieldBlock(page: Page, variable: string): Locator {
   return page.locator(`[data-field="${variable}"]`);

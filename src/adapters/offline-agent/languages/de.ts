@@ -85,7 +85,7 @@ const NOT_NAMES = (
   'sie es wir ihr mein meine meinen dein sein unser bitte danke hallo guten tag morgen abend wie was wer wo wann ' +
   'warum welche welcher welches heiße heisse heiße bin ist sind war habe hab hat haben möchte will brauche komme ' +
   'termin weiß weiss keine kein leider eigentlich also äh ähm okay ok nochmal wieder hilfe ändern neu beginnen ' +
-  'starten stopp abbrechen zurück weiter schmerzen besuch heute'
+  'starten stopp abbrechen zurück weiter schmerzen besuch heute geboren geb'
 ).split(' ');
 
 export const GERMAN: Language = {

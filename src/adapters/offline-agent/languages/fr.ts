@@ -48,7 +48,7 @@ const NOT_NAMES = (
   'désolé désolée en au aux avec pour sans sur dans je tu il elle nous vous ils elles mon ma mes votre vos moi ' +
   's’il s\'il plaît merci bonjour bonsoir salut comment quoi qui où quand pourquoi quel quelle ça cela ceci voilà ' +
   'suis est es êtes sommes ai as avons avez rendez-vous rendez vous venu venue là-bas recommencer aide aider ' +
-  'encore répéter annuler arrêter stop retour continuer suivant douleur mal visite aujourd’hui aujourd\'hui'
+  'encore répéter annuler arrêter stop retour continuer suivant douleur mal visite aujourd’hui aujourd\'hui né née'
 ).split(' ');
 
 export const FRENCH: Language = {
