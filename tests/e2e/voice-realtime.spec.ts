@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs';
 import { Pairing } from '../../server/pairing.ts';
 import { homeTrusting, testCertificates, type TestCertificates } from '../support/test-certificates.ts';
 import { transcriptsFor, TEST_KEYS } from '../support/voice-kiosk.ts';
-import { expectStep, expectVisitorSaid, fieldBlock, kiosk, serviceWorkerControls } from './support/kiosk.ts';
+import { expectStep, expectVisitorSaid, fieldBlock, kiosk, serviceWorkerControls, visitorSaid } from './support/kiosk.ts';
 import { PHONE_FLOW } from './support/flows.ts';
 import { expect, test } from './support/voice.ts';
 
@@ -192,7 +192,11 @@ test("a person's recorded voice, with second-long pauses inside, is streamed as 
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await say(0);
   await expect(page.locator('.kiosk')).toHaveAttribute('data-phase', 'ended', { timeout: 20_000 });
-  await expectVisitorSaid(page, [`You: ${said}`]);
+  // Its words were shown as they came; the answer ended the visit, which takes the captions away,
+  // so what was last shown may be the words so far.
+  const shown = (await visitorSaid(page)) ?? [];
+  expect(shown).toHaveLength(1);
+  expect(`You: ${said}`.startsWith(shown[0]!)).toBe(true);
   // Committed at its pauses (their words keep the turn open), heard as one: the stretches' words
   // joined are the line, and all of its speech went out while it was spoken.
   const commits = fakes.realtime.commits;

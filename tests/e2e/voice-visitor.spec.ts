@@ -137,7 +137,7 @@ test('a visitor signs in at reception by voice alone', async ({ voiceKiosk }) =>
     ['details', 'My name is Sam Lee.', detailsTools],
     ['host', 'Yes.', 'save_host set_language'],
     ['host_by_name', 'Tom Becker.', 'save_host set_language'],
-    ['rules', 'Tom Becker.', 'accept_rules decline_rules set_language'],
+    ['rules', 'Tom Becker.', 'accept_rules decline_rules go_back set_language'],
     ['badge', 'Yes, I agree.', 'set_language'],
   ]);
   // The gate's question was spoken by the kiosk's voice.
