@@ -15,9 +15,10 @@
 //      the browser's audio threads, and a voice cut short is a test failing for nothing.
 //   3. The touch tests (Chromium, waiting on the kiosk's own signals, which a busy machine only
 //      slows down) beside the unit and property tests at a milder priority.
-//   4. The engine lanes, beside the touch tests (tests/engines: one browser each, a test at a time,
-//      mostly waiting on the page): Safari's engine (WebKitGTK's MiniBrowser over WebDriver, on
-//      Xvfb) and Firefox ESR (over WebDriver BiDi). Their browsers (and Xvfb and PulseAudio) are installed with apt-get, if missing,
+//   4. The engine lanes, side by side after the touch tests (tests/engines: one browser each, a
+//      test at a time): Safari's engine (WebKitGTK's MiniBrowser over WebDriver, on Xvfb) and
+//      Firefox ESR (over WebDriver BiDi). Beside the touch tests they slowed the accessibility
+//      scans past their minute. Their browsers (and Xvfb and PulseAudio) are installed with apt-get, if missing,
 //      beside Chromium at the start.
 //
 // The browser tests print as they go; the other lanes' output is printed whole when they are done.
@@ -82,11 +83,8 @@ const [buildFailed, typesFailed] = await Promise.all([lane(['build:quiet']), qui
 const lightFailed = quietLane('size check, import rules, README check, flow checks', ['check:sizes', 'check:imports', 'check:readme', 'test:flows'], NICE_BESIDE_VOICE);
 const voiceFailed = buildFailed ?? (await lane(['test:voice']));
 const unitFailed = quietLane('unit tests', ['test:unit'], NICE_BESIDE_TOUCH);
-// The engine lanes spend most of their time waiting on their browser (one test at a time, each
-// waiting on the kiosk's signals), so they run beside the touch tests rather than after them.
-const enginesFailed = buildFailed ? [null, null] : Promise.all([quietLane("Safari's engine (WebKit)", ['test:webkit']), quietLane('Firefox', ['test:firefox'])]);
 const touchFailed = buildFailed ? null : await lane(['test:touch']);
-const [webkitFailed, firefoxFailed] = await enginesFailed;
+const [webkitFailed, firefoxFailed] = buildFailed ? [null, null] : await Promise.all([quietLane("Safari's engine (WebKit)", ['test:webkit']), quietLane('Firefox', ['test:firefox'])]);
 const checkFailed = [typesFailed, await lightFailed, await unitFailed];
 
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);

@@ -10,7 +10,7 @@ import { expectVisitorSaid, kiosk } from './support/kiosk.ts';
 test.describe.configure({ timeout: 60_000 });
 
 test('"read it to me", "say that again" and "more time", said, never reach the model', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding', end_seconds: 20 } });
+  const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding', end_seconds: 20 } });
   fakes.stt.script(transcriptsFor(fixture, ['Read it to me.', 'Could you say that again?', 'More time, please.']));
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Welcome! What is your first name?' } }]);
   // Short clips: the guided screen is said quickly, so the kiosk listens again soon.
@@ -27,6 +27,8 @@ test('"read it to me", "say that again" and "more time", said, never reach the m
   await say(0);
   await expect(kiosk(page)).toHaveAttribute('data-guidance', 'on', { timeout: 15_000 });
   await expect.poll(said).toEqual(expect.arrayContaining(['Audio guidance is on.', "What's your first name?: empty."]));
+  // The screen read out to its end (the greeting, then the reading): the next line is not said over it.
+  await expect.poll(async () => (await marks())['vk:tts-stop']?.length ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
 
   const before = count("What's your first name?: empty.");
   await say(1);
