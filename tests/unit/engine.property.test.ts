@@ -217,7 +217,7 @@ describe('the flow engine under random input', () => {
 
   for (const path of flowFiles) {
     const file = relative(REPO, path);
-    it(`${file}: every invariant holds after every step`, { timeout: 30_000 }, () => {
+    it(`${file}: every invariant holds after every step`, { timeout: 120_000 }, () => {
       const result = loadFlow(readFileSync(path, 'utf8'), file);
       expect(result.loaded, result.diagnostics.map(formatDiagnostic).join('\n')).toBeDefined();
       const loaded = result.loaded!;
