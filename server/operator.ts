@@ -11,7 +11,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonRequest, parseJson, readBody } from './body.ts';
-import { sendJson, sendRefusal } from './respond.ts';
+import { sendJson, sendLocked, sendRefusal } from './respond.ts';
 import { oneLine } from './storage/database.ts';
 import { createDeviceRoutes, OperatorSessions } from './operator-devices.ts';
 import type { Pairing } from './pairing.ts';
@@ -129,12 +129,7 @@ export function createOperatorRoute(pin: string | undefined, options: OperatorOp
             return sendJson(res, 403, { ok: false, error: 'wrong_pin', message: 'That PIN is not right.', tries_left: result.triesLeft });
           case 'locked':
             log(`[operator] locked for ${result.retryAfterSeconds} s after repeated wrong PINs`);
-            return sendJson(
-              res,
-              429,
-              { ok: false, error: 'locked', message: 'Too many wrong PINs: the operator panel is locked for a while.', retry_after_seconds: result.retryAfterSeconds },
-              { 'retry-after': String(result.retryAfterSeconds) },
-            );
+            return sendLocked(res, result.retryAfterSeconds, 'Too many wrong PINs: the operator panel is locked for a while.');
         }
       });
     },

@@ -11,7 +11,7 @@ import { isJsonRequest, parseJson, readBody } from './body.ts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_SECONDS, readCookie, setCookie } from './cookies.ts';
 import { isLocalRequest } from './device-guard.ts';
 import type { Pairing } from './pairing.ts';
-import { sendJson, sendRefusal } from './respond.ts';
+import { sendJson, sendLocked, sendRefusal } from './respond.ts';
 
 /** The largest request read: a code and the JSON around it. */
 const BODY_LIMIT = 1024;
@@ -51,12 +51,7 @@ export function createPairingRoute(pairing: Pairing, log: (line: string) => void
         return sendRefusal(res, 409, 'name_taken', `Another device is paired as "${result.name}": revoke it, then make a new code.`);
       case 'locked':
         log(`[pairing] locked for ${result.retryAfterSeconds} s after repeated wrong codes`);
-        return sendJson(
-          res,
-          429,
-          { ok: false, error: 'locked', message: 'Too many wrong codes: pairing is locked for a while, or until a new code is made.', retry_after_seconds: result.retryAfterSeconds },
-          { 'retry-after': String(result.retryAfterSeconds) },
-        );
+        return sendLocked(res, result.retryAfterSeconds, 'Too many wrong codes: pairing is locked for a while, or until a new code is made.');
       default:
         log(`[pairing] a ${result.reason.replace('_', ' ')} was tried (${result.triesLeft} ${result.triesLeft === 1 ? 'try' : 'tries'} left before a lock)`);
         return sendJson(res, 403, { ok: false, error: result.reason, message: WRONG_WORDS[result.reason], tries_left: result.triesLeft });

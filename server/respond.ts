@@ -51,6 +51,11 @@ export function sendRefusal(res: ServerResponse, status: number, error: string, 
   sendJson(res, status, body, extra.allow ? { allow: extra.allow } : {});
 }
 
+/** A lock after repeated wrong tries (a PIN, a pairing code): 429 `locked`, and when to try again, in the body and in Retry-After. */
+export function sendLocked(res: ServerResponse, retryAfterSeconds: number, message: string): void {
+  sendJson(res, 429, { ok: false, error: 'locked', message, retry_after_seconds: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
+}
+
 /**
  * Refuses a WebSocket opening (an HTTP upgrade request, which has no ServerResponse): the status
  * and `{ error: { message, type } }` written on the bare connection, which is then closed.

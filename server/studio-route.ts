@@ -16,7 +16,7 @@ import { isJsonRequest, parseJson, readBody } from './body.ts';
 import { isLocalRequest } from './device-guard.ts';
 import type { FlowFolder } from './flow-folder.ts';
 import type { OperatorGate } from './operator.ts';
-import { sendJson, sendRefusal } from './respond.ts';
+import { sendJson, sendLocked, sendRefusal } from './respond.ts';
 
 const FLOWS = '/api/studio/flows/';
 /** A flow's text as UTF-8 (up to four bytes a character) and the JSON around it. */
@@ -49,7 +49,7 @@ export function createStudioRoute(options: StudioRouteOptions) {
     const result = await gate.unlock(pin);
     if (result.ok) return true;
     if (result.reason === 'locked') {
-      sendJson(res, 429, { ok: false, error: 'locked', message: 'Too many wrong PINs: saving for the kiosks is locked for a while.', retry_after_seconds: result.retryAfterSeconds }, { 'retry-after': String(result.retryAfterSeconds) });
+      sendLocked(res, result.retryAfterSeconds, 'Too many wrong PINs: saving for the kiosks is locked for a while.');
     } else {
       log('[studio] wrong operator PIN for saving a flow');
       sendJson(res, 403, { ok: false, error: 'wrong_pin', message: 'That PIN is not right.', ...(result.reason === 'wrong_pin' ? { tries_left: result.triesLeft } : {}) });
