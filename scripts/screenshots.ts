@@ -131,11 +131,8 @@ async function brokenFlowScreen(): Promise<VoiceKiosk> {
   return kiosk;
 }
 
-/** The operator panel: the corner held, the PIN typed, a service tested. */
-async function operatorPanel(): Promise<VoiceKiosk> {
-  const pin = '482913';
-  const kiosk = await openVoiceKiosk({ fixture: 'noise', services: { llm: true, stt: false, tts: true }, env: { OPERATOR_PIN: pin }, query: { flow: 'clinic-checkin' } });
-  const { page } = kiosk;
+/** On the idle screen: the staff corner held until the PIN box shows, the PIN typed, the panel unlocked. */
+async function unlockOperatorPanel(page: Page, pin: string): Promise<void> {
   await reach(page, 'data-phase', 'idle');
   const corner = await page.getByRole('button', { name: 'Staff: hold for 3 seconds to open the operator panel' }).boundingBox();
   if (!corner) throw new Error('the operator corner is not on screen');
@@ -145,6 +142,14 @@ async function operatorPanel(): Promise<VoiceKiosk> {
   await page.mouse.up();
   await page.getByLabel('PIN', { exact: true }).fill(pin);
   await page.getByRole('button', { name: 'Unlock' }).click();
+}
+
+/** The operator panel: the corner held, the PIN typed, a service tested. */
+async function operatorPanel(): Promise<VoiceKiosk> {
+  const pin = '482913';
+  const kiosk = await openVoiceKiosk({ fixture: 'noise', services: { llm: true, stt: false, tts: true }, env: { OPERATOR_PIN: pin }, query: { flow: 'clinic-checkin' } });
+  const { page } = kiosk;
+  await unlockOperatorPanel(page, pin);
   await page.getByRole('button', { name: 'Test model' }).click();
   await page.locator('[data-service="llm"] .check-result[data-ok="true"]').waitFor();
   // The panel from its top: its heading and the first settings.
@@ -173,15 +178,7 @@ async function pairedDevices(): Promise<VoiceKiosk> {
     const made = await pairing.makeCode(name);
     if (made.ok) await pairing.pair(made.code);
   }
-  await reach(page, 'data-phase', 'idle');
-  const corner = await page.getByRole('button', { name: 'Staff: hold for 3 seconds to open the operator panel' }).boundingBox();
-  if (!corner) throw new Error('the operator corner is not on screen');
-  await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
-  await page.mouse.down();
-  await page.getByLabel('PIN', { exact: true }).waitFor({ timeout: 20_000 });
-  await page.mouse.up();
-  await page.getByLabel('PIN', { exact: true }).fill(pin);
-  await page.getByRole('button', { name: 'Unlock' }).click();
+  await unlockOperatorPanel(page, pin);
   const devices = page.getByRole('region', { name: 'Paired devices' });
   await devices.locator('li').nth(1).waitFor();
   await devices.getByLabel('Name of a device to pair').fill('Waiting room');
