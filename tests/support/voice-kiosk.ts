@@ -243,7 +243,11 @@ export function transcriptsFor(fixture: AudioFixture | null, texts: readonly str
   if (lines.length !== texts.length) throw new Error(`fixture ${fixture?.name} has ${lines.length} spoken lines, ${texts.length} texts given`);
   return lines.map((line, i) => {
     const ms = line.endMs - line.startMs;
-    return { text: texts[i]!, minSpeechMs: ms - 250, maxSpeechMs: ms + 600 };
+    // A line with pauses inside may come in stretches cut at them (streaming recognition commits
+    // at a pause), each measured from its first speech to its last: together they hold the speech
+    // without the pauses, less the quieter ones the detector also took for pauses.
+    const paused = (line.pauses ?? []).reduce((n, p) => n + p.endMs - p.startMs, 0);
+    return { text: texts[i]!, minSpeechMs: paused > 0 ? ms - paused - 1000 : ms - 250, maxSpeechMs: ms + 600 };
   });
 }
 
