@@ -6,6 +6,9 @@ import { expectAccessibleScreen } from './support/a11y.ts';
 import { EVERY_FIELD_TYPE, TEST_FLOWS, brokenFlow, serveFlow, serveShowingAnswers } from './support/flows.ts';
 import { expectStep, fieldBlock, input, kiosk, openKiosk, say, startVisit, tabTo } from './support/kiosk.ts';
 
+// A ceiling, not a wait: every screen scanned, on a two-core machine running two other browsers.
+test.describe.configure({ timeout: 150_000 });
+
 const NAME_LABEL = "What's your first name?";
 
 test('onboarding screens: idle, a pending value, options, the end', async ({ page }) => {

@@ -14,6 +14,9 @@ import { fr } from '../../src/ui/i18n/messages-fr.ts';
 import { expectAccessibleScreen } from './support/a11y.ts';
 import { agentLines, expectStep, fieldBlock, kioskSays, openKiosk, visitorLines } from './support/kiosk.ts';
 
+// A ceiling, not a wait: nine screens scanned in each language, on a two-core machine running two other browsers.
+test.describe.configure({ timeout: 150_000 });
+
 /** A language of the example: its name on the idle screen, the kiosk's catalog, and the flow's own words used here. */
 interface Language {
   name: string;

@@ -150,7 +150,9 @@ describe('vfdl check and the JSON Schema agree', () => {
   });
 
 
-  it.each(FLOWS)('on every mutation of flows/%s', (name) => {
+  // A guard against a hang, not a measure: each flow's walk is seconds alone, and more than a
+  // minute in npm test, where the unit tests run at a low priority beside three browsers.
+  it.each(FLOWS)('on every mutation of flows/%s', { timeout: 300_000 }, (name) => {
     const data = parse(readFileSync(new URL(`../../flows/${name}`, import.meta.url), 'utf8')) as unknown;
     expect(checkerVerdict(data).accepted).toBe(true);
     expect(validate(data)).toBe(true);
