@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { expectStep, fieldBlock, kiosk, openKiosk, say, settled } from './support/kiosk.ts';
+import { expectWhollyIn, inView } from './support/in-view.ts';
 
 /** The controls above `top` (a share of the screen's height): none, or what they are. */
 async function expectControlsBelow(page: Page, top: number, screen: string): Promise<void> {
@@ -54,7 +55,14 @@ for (const { width, height, top, name } of SCREENS) {
       await reach('still there');
       await page.getByRole('button', { name: "I'm still here" }).click();
 
-      await page.getByRole('button', { name: 'Confirm all 2 answers' }).click();
+      // The date of birth is under the fold on the wide tablet: the first tap shows it, the second confirms (issue 31 point 10).
+      const confirmAll = page.getByRole('button', { name: 'Confirm all 2 answers' });
+      if (!(await inView(page, '[data-field="date_of_birth"] input'))) {
+        await confirmAll.click();
+        await expectWhollyIn(fieldBlock(page, 'date_of_birth').locator('input'), page.locator('.step-body'), 'the date of birth, shown');
+        await expect(fieldBlock(page, 'date_of_birth')).toHaveAttribute('data-status', 'pending');
+      }
+      await confirmAll.click();
       await expectStep(page, 'reason');
       await reach('options');
       await page.getByRole('button', { name: /^Walk-in visit/ }).click();

@@ -13,6 +13,7 @@ import { emptyTestMemory } from '../support/test-memory.ts';
 import { kiosk, openKiosk, type InPage } from './support/kiosk.ts';
 import { FULL_BROWSER } from './support/chromium.ts';
 import { expectLabelledFields, expectNoSeriousAxeViolations, expectTouchTargets } from './support/a11y.ts';
+import { expectWhollyIn } from './support/in-view.ts';
 
 const PIN = '482913';
 
@@ -115,7 +116,9 @@ test('the right PIN opens the panel; a setting is kept across a reload; the addr
   await expect(page.getByText('The page address sets this (flow=visitor-signin), and the address wins over what is kept here.')).toBeVisible();
 });
 
-test('a flow that does not load is refused by the panel, and the kiosk keeps its flow', async ({ page }) => {
+test('a flow that does not load is refused by the panel, said where staff look, and the kiosk keeps its flow', async ({ page }) => {
+  // A landscape tablet: the panel scrolls, and Save is far below the flow's field.
+  await page.setViewportSize({ width: 1024, height: 768 });
   const base = await kioskWithPin();
   await serveFlow(page, '/test-flows/broken.yaml', 'flow: [');
   await page.goto(`${base}/`);
@@ -123,6 +126,10 @@ test('a flow that does not load is refused by the panel, and the kiosk keeps its
   await page.getByLabel('Flow', { exact: true }).fill('/test-flows/broken.yaml');
   await page.getByRole('button', { name: 'Save and restart' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'This flow does not load:' })).toBeVisible();
+  // The refused setting has the focus, and so is in view with what is wrong under it.
+  await expect(page.getByLabel('Flow', { exact: true })).toBeFocused();
+  await expectWhollyIn(page.getByLabel('Flow', { exact: true }), panel(page), 'the refused flow');
+  await expectWhollyIn(page.getByRole('alert').filter({ hasText: 'This flow does not load:' }), panel(page), 'why it was refused');
   expect(await page.evaluate('localStorage.getItem("kiosk-device-settings")')).toBeNull();
 });
 
