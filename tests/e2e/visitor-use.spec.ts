@@ -43,9 +43,18 @@ for (const [width, height] of TABLETS) {
         const first = Date.now() / 1000;
         await tapAt(page, page.getByRole('button', { name: "Confirm What's your first name?" }), first);
         await expectStep(page, 'choose_color');
+        // The page notes each button that shows a dropped tap was seen (its ring, data-tap-seen).
+        await page.evaluate(`(() => {
+          const seen = (globalThis.tapsSeen = []);
+          new MutationObserver((changes) => {
+            for (const c of changes) if (c.target.hasAttribute('data-tap-seen')) seen.push(c.target.textContent.trim());
+          }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-tap-seen'] });
+        })()`);
         // Made 200 ms after the first, but handed to the page only now, once the new screen's buttons are live.
         await tapAt(page, page.getByRole('button', { name: 'red', exact: true }), first + 0.2);
         await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
+        // Dropped, and shown as seen: the visitor knows to tap again (issue 31 point 13).
+        await expect.poll(() => page.evaluate('globalThis.tapsSeen')).toContain('red');
         await page.getByRole('button', { name: 'green', exact: true }).click();
         await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
         await expect(page.getByRole('region', { name: 'Please remember' }).locator('dd')).toHaveText(['Alex', 'green']);
