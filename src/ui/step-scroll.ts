@@ -14,6 +14,13 @@ export function reveal(box: HTMLElement, row: HTMLElement): void {
   else if (below > 0) box.scrollTop += Math.min(below, above);
 }
 
+/** True when `box` shows all of `el` now (within a pixel): nothing of it above or below the box's edges. */
+export function showsWhole(box: HTMLElement, el: HTMLElement): boolean {
+  const inside = box.getBoundingClientRect();
+  const shown = el.getBoundingClientRect();
+  return shown.top >= inside.top - 1 && shown.bottom <= inside.bottom + 1;
+}
+
 /**
  * Watches whether `box` has more below what it shows (scrolled, resized, or its content grown)
  * and tells `onchange`; returns the function that stops watching. `cueSpace` is the height the

@@ -57,9 +57,10 @@ for (const { width, height, top, name } of SCREENS) {
 
       // The date of birth is under the fold on the wide tablet: the first tap shows it, the second confirms (issue 31 point 10).
       const confirmAll = page.getByRole('button', { name: 'Confirm all 2 answers' });
-      if (!(await inView(page, '[data-field="date_of_birth"] input'))) {
+      const born = fieldBlock(page, 'date_of_birth').locator('input');
+      if (!(await inView(page, born))) {
         await confirmAll.click();
-        await expectWhollyIn(fieldBlock(page, 'date_of_birth').locator('input'), page.locator('.step-body'), 'the date of birth, shown');
+        await expectWhollyIn(born, page.locator('.step-body'), 'the date of birth, shown');
         await expect(fieldBlock(page, 'date_of_birth')).toHaveAttribute('data-status', 'pending');
       }
       await confirmAll.click();

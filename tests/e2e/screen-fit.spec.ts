@@ -26,11 +26,16 @@ async function expectNewestReadable(page: Page, what: string): Promise<void> {
   else await expectWhollyIn(newest.locator('.who'), box, `${what}: the start of the kiosk's newest line`);
 }
 
-test('an upright tablet: the kiosk\'s newest line is whole in the captions, turn after turn', async ({ page }) => {
-  await page.setViewportSize(UPRIGHT);
+/** The clinic's first step on a screen of `size`, with `line` typed: the value it names waits for a yes. */
+async function clinicHeard(page: Page, size: { width: number; height: number }, line: string, waits: string): Promise<void> {
+  await page.setViewportSize(size);
   await startVisit(page, { flow: 'clinic-checkin' });
-  await say(page, "I'm Maria Garcia, born 5 March 1984");
-  await expect(fieldBlock(page, 'date_of_birth')).toHaveAttribute('data-status', 'pending');
+  await say(page, line);
+  await expect(fieldBlock(page, waits)).toHaveAttribute('data-status', 'pending');
+}
+
+test('an upright tablet: the kiosk\'s newest line is whole in the captions, turn after turn', async ({ page }) => {
+  await clinicHeard(page, UPRIGHT, "I'm Maria Garcia, born 5 March 1984", 'date_of_birth');
   await expectNewestReadable(page, 'both values waiting');
   await say(page, 'yes');
   await expectStep(page, 'reason');
@@ -38,19 +43,13 @@ test('an upright tablet: the kiosk\'s newest line is whole in the captions, turn
 });
 
 test('a phone: a visitor who types reads the kiosk\'s replies', async ({ page }) => {
-  await page.setViewportSize(PHONE);
-  await startVisit(page, { flow: 'clinic-checkin' });
-  await say(page, 'my name is Maria Garcia');
-  await expect(fieldBlock(page, 'full_name')).toHaveAttribute('data-status', 'pending');
+  await clinicHeard(page, PHONE, 'my name is Maria Garcia', 'full_name');
   await expectNewestReadable(page, 'the name waiting');
 });
 
 test('a phone: "Confirm all" first shows a value waiting under the fold, and confirms only once it was seen', async ({ page }) => {
-  await page.setViewportSize(PHONE);
-  await startVisit(page, { flow: 'clinic-checkin' });
-  await say(page, 'Maria Garcia, 5 March 1984');
+  await clinicHeard(page, PHONE, 'Maria Garcia, 5 March 1984', 'date_of_birth');
   const [name, born] = [fieldBlock(page, 'full_name'), fieldBlock(page, 'date_of_birth')];
-  await expect(born).toHaveAttribute('data-status', 'pending');
   await expect(name).toHaveAttribute('data-status', 'pending');
   const body = page.locator('.step-body');
   // The name is brought into view as it arrives; the date of birth is under the fold.

@@ -32,9 +32,9 @@ async function outside(inner: Locator, outer: Locator | Page): Promise<string> {
   return cut.join(', ');
 }
 
-/** Whether `selector` is wholly inside the step's scrolling body now. */
-export async function inView(page: Page, selector: string): Promise<boolean> {
-  return (await outside(page.locator(selector), page.locator('.step-body'))) === '';
+/** Whether `target` is wholly inside the step's scrolling body now. */
+export async function inView(page: Page, target: Locator): Promise<boolean> {
+  return (await outside(target, page.locator('.step-body'))) === '';
 }
 
 /** `inner` is wholly inside `outer` (a box, or the page's viewport): nothing of it is cut off. */
