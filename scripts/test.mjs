@@ -31,21 +31,47 @@ import { setPriority } from 'node:os';
 const NICE_BESIDE_VOICE = 19;
 const NICE_BESIDE_TOUCH = 10;
 
+/** Everything every lane printed, kept to name the failed tests again at the very end. */
+const printed = [];
+
 /** Runs `npm run <script>` at a nice value; resolves with its exit code. Output goes to `sink`, or straight through. */
 function run(script, sink, nice = 0) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: sink ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
+    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
     try {
       if (nice > 0) setPriority(child.pid, nice);
     } catch {
       // not allowed here: the lane runs at the normal priority
     }
-    if (sink) {
-      child.stdout.on('data', (d) => sink.push(d));
-      child.stderr.on('data', (d) => sink.push(d));
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      from.on('data', (d) => {
+        printed.push(d);
+        if (sink) sink.push(d);
+        else to.write(d);
+      });
     }
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+/**
+ * The failed tests' names as the lanes printed them (Playwright's summary, vitest's FAIL lines),
+ * once more at the end: a CI log that shows only its last lines still says which tests failed.
+ */
+function failedTests() {
+  const lines = Buffer.concat(printed).toString().replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const names = new Set();
+  let inSummary = false;
+  for (const line of lines) {
+    if (/^\s+\d+ (failed|flaky)$/.test(line)) inSummary = true;
+    else if (/^\s+\d+ (passed|skipped|did not run|interrupted)\b/.test(line)) inSummary = false;
+    else if (inSummary && /›/.test(line)) names.add(line.trim().replace(/\s*─+$/, ''));
+    if (/^\s*FAIL\s/.test(line) && />/.test(line)) names.add(line.trim());
+  }
+  return [...names];
 }
 
 /** Runs scripts one after another, stopping at the first that fails; resolves with the failing script or null. */
@@ -89,5 +115,7 @@ const checkFailed = [typesFailed, await lightFailed, await unitFailed];
 
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const failed = [buildFailed, voiceFailed, touchFailed, webkitFailed, firefoxFailed, ...checkFailed].filter(Boolean);
+const names = failedTests();
+if (names.length) console.log(`\nnpm test: the tests that failed (or passed only on a retry):\n${names.map((n) => `  ${n}`).join('\n')}\n`);
 console.log(failed.length ? `npm test: FAILED (${failed.join(', ')}) after ${minutes} min` : `npm test: everything passed in ${minutes} min`);
 process.exit(failed.length ? 1 : 0);

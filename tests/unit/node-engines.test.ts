@@ -1,6 +1,6 @@
 // The Node versions package.json promises (`engines`) are ones every installed package accepts:
 // `npm ci` on the oldest of them must not warn EBADENGINE (issue 31, point 14: @axe-core/playwright
-// 4.14 wants Node 22.12 while the project says 20.19).
+// 4.14, since dropped for axe-core alone, wanted Node 22.12 while the project says 20.19).
 
 import { readFileSync } from 'node:fs';
 import semver from 'semver';
