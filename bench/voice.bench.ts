@@ -56,18 +56,19 @@ function chromiumVersion(): string {
   }
 }
 
-function report(findings: Findings, ran: readonly ScenarioName[]): void {
-  if (ran.includes('free') || ran.includes('dictated')) endOfSpeech(findings);
-  if (ran.includes('visit')) {
+/** What each scenario prints, as soon as it has run: a long run shows its figures as it goes. */
+const REPORTS: Record<ScenarioName, (findings: Findings) => void> = {
+  free: endOfSpeech,
+  dictated: endOfSpeech,
+  visit: (findings) => {
     transcriptToScreen(findings);
     firstSentence(findings);
-  }
-  if (ran.includes('barge-in')) bargeInToSilence(findings);
-  if (ran.includes('reply')) replyReport(findings);
-  if (ran.some((name) => name !== 'cold')) pageLoad(findings);
-  if (ran.includes('cold')) coldStartReport(findings);
-  if (ran.includes('cutoffs')) cutoffReport(findings);
-}
+  },
+  'barge-in': bargeInToSilence,
+  reply: replyReport,
+  cold: coldStartReport,
+  cutoffs: cutoffReport,
+};
 
 async function main(): Promise<void> {
   const { runs, only } = parseArgs(process.argv.slice(2));
@@ -76,12 +77,19 @@ async function main(): Promise<void> {
   console.log(`load average at start: ${load()} | ${runs} run(s) of ${only.join(', ')} | the kiosk from dist/ (built by npm run bench:voice)`);
   const findings = new Findings();
   const took: string[] = [];
+  const ran = new Set<ScenarioName>();
   for (const name of only) {
     const t0 = Date.now();
     await SCENARIOS[name](runs, findings);
     took.push(`${name} ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    ran.add(name);
+    // The end of speech of free and dictated answers is one table: printed once both asked for have run.
+    const other = name === 'free' ? 'dictated' : name === 'dictated' ? 'free' : null;
+    if (other && only.includes(other) && !ran.has(other)) continue;
+    REPORTS[name](findings);
+    console.log(`(${took.at(-1)})`);
   }
-  report(findings, only);
+  if (only.some((name) => name !== 'cold')) pageLoad(findings);
   console.log(`\ntook ${took.join(', ')}; load average at the end: ${load()}`);
   if (findings.failures.length > 0) {
     console.error(`\nbench:voice: the measurement failed:\n${findings.failures.map((x) => `  - ${x}`).join('\n')}`);
