@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: every test, arranged so that the slow parts are not queued behind the fast ones and
-// the real-time parts have first call on the machine. Measured on a two-core machine, each of the
-// big parts keeps both cores busy: the voice tests (about 3.5 min; the speech detector runs in
-// every page), the touch tests (about 3 min on Chromium's headless shell) and the unit tests
-// (about 2.5 min of CPU).
+// the real-time parts have first call on the machine. On a two-core machine each of the big parts
+// keeps both cores busy (docs/testing.md#how-long-it-takes has the figures): the voice tests (real
+// time, the speech detector running in every page), the touch tests (each opens a fresh kiosk)
+// and the unit tests.
 //
 //   1. Chromium and its headless shell (installed with apt-get if missing), then the production
 //      build and the type checks side by side.
@@ -14,15 +14,15 @@
 //      names exist; the flow checks and conversation tests). A busy machine starves
 //      the browser's audio threads, and a voice cut short is a test failing for nothing.
 //   3. The touch tests (Chromium, waiting on the kiosk's own signals, which a busy machine only
-//      slows down) beside the unit and property tests at a milder priority.
+//      slows down) beside the unit and property tests at a milder priority (one file per core).
 //   4. The engine lanes, side by side after the touch tests (tests/engines: one browser each, a
 //      test at a time): Safari's engine (WebKitGTK's MiniBrowser over WebDriver, on Xvfb) and
-//      Firefox ESR (over WebDriver BiDi). Beside the touch tests they slowed the accessibility
-//      scans past their minute. Their browsers (and Xvfb and PulseAudio) are installed with apt-get, if missing,
-//      beside Chromium at the start.
+//      Firefox ESR (over WebDriver BiDi). Their browsers (and Xvfb and PulseAudio) are installed
+//      with apt-get, if missing, beside Chromium at the start.
 //
 // The browser tests print as they go; the other lanes' output is printed whole when they are done.
-// Exits non-zero when any part fails; a failed voice run still lets the rest run, to show all.
+// Exits non-zero when any part fails; a failed voice run still lets the rest run, to show all. The
+// last lines name the tests that failed, for a log that keeps only its end.
 
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
