@@ -90,8 +90,8 @@ export interface Caption {
   final: boolean;
 }
 
-export function setup(model: LanguageModel, flow = onboarding) {
-  const clock = new VirtualClock(0);
+/** A conversation on `flow` (the onboarding example by default) with `model`, on `clock` (the epoch by default). */
+export function setup(model: LanguageModel, flow = onboarding, clock = new VirtualClock(0)) {
   const timers = new ManualTimers();
   const engine = new FlowEngine(flow, clock);
   const log = {

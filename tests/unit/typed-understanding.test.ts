@@ -15,16 +15,19 @@ const CLINIC = exampleFlow('clinic-checkin');
 const SIGN_IN = exampleFlow('visitor-signin');
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
 
-/** The clinic flow on its summary card, having come in as a walk-in. */
-async function clinicSummary(): Promise<TypedVisit> {
+/** The clinic flow with Maria Garcia identified, after `reason` said at its reason step: on `step`. */
+async function clinicAfter(reason: string, step: string): Promise<TypedVisit> {
   const visit = await typedVisit(CLINIC);
   await visit.say("I'm Maria Garcia, born 5 March 1984");
   await visit.say('yes');
   expect(visit.state).toBe('reason');
-  await visit.say("I don't have an appointment");
-  expect(visit.state).toBe('summary');
+  await visit.say(reason);
+  expect(visit.state).toBe(step);
   return visit;
 }
+
+/** The clinic flow on its summary card, having come in as a walk-in. */
+const clinicSummary = () => clinicAfter("I don't have an appointment", 'summary');
 
 /** Visitor sign-in on its host step, the details sent by hand. */
 async function signInAtHost(): Promise<TypedVisit> {
@@ -94,22 +97,14 @@ describe('options by part of their label, or inside a sentence', () => {
   }
 
   it('"doctor lindqvist at half past ten" gives the doctor and the time', async () => {
-    const visit = await typedVisit(CLINIC);
-    await visit.say("I'm Maria Garcia, born 5 March 1984");
-    await visit.say('yes');
-    await visit.say('I have an appointment');
-    expect(visit.state).toBe('appointment');
+    const visit = await clinicAfter('I have an appointment', 'appointment');
     await visit.say('doctor lindqvist at half past ten');
     expect(visit.state).toBe('appointment_summary');
     expect(visit.card).toContain('Appointment: Dr. Lindqvist at 10:30');
   });
 
   it('a time said first is put in its field, and the doctor asked for', async () => {
-    const visit = await typedVisit(CLINIC);
-    await visit.say("I'm Maria Garcia, born 5 March 1984");
-    await visit.say('yes');
-    await visit.say('I have an appointment');
-    expect(visit.state).toBe('appointment');
+    const visit = await clinicAfter('I have an appointment', 'appointment');
     expect(await visit.say('10:30')).toBe('Thanks. I have appointment time: 10:30. Which doctor are you seeing? You can say Dr. Okafor, Dr. Lindqvist or Dr. Moreau.');
     expect(visit.values['appointment_time']).toBe('10:30');
     expect(visit.state).toBe('appointment');
