@@ -61,17 +61,22 @@ describe('a body must arrive in time', () => {
   });
 
   it('lets an answer that outlasts the deadline stream on once the body has arrived', async () => {
+    // Long enough for the small body to arrive on a busy machine; a 100 ms deadline could pass
+    // before the server read it, and the answer was then the deadline's 408.
+    const bodyTimeoutMs = 1000;
     let finish!: () => void;
-    const { url } = await kiosk({ bodyTimeoutMs: 100 }, (res) => {
+    const { url } = await kiosk({ bodyTimeoutMs }, (res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: 1\n\n');
       finish = () => res.end('data: [DONE]\n\n');
     });
+    const sent = Date.now();
     const response = await fetch(`${url}/api/llm/chat/completions`, { method: 'POST', headers: JSON_TYPE, body: '{"messages":[]}' });
+    expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     await reader.read();
     // Let the body deadline pass with the answer still open: that time is what is tested.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, sent + bodyTimeoutMs + 50 - Date.now()));
     finish();
     let rest = '';
     for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
