@@ -3,6 +3,7 @@
 // beside the local clinic service that the clinic example's actions reach.
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_FLAGS, CHROMIUM_SHELL, FULL_BROWSER } from './tests/e2e/support/chromium.ts';
+import type { VoiceWorkerOptions } from './tests/e2e/support/voice.ts';
 
 // E2E_PORT lets two checkouts on one machine run their browser tests at the same time.
 const PORT = Number(process.env['E2E_PORT'] ?? 4179);
@@ -13,18 +14,23 @@ const CLINIC_TOKEN = 'e2e-clinic-token-not-a-real-one';
 /** The tests that hear and speak: real-time audio, the longest tests of the suite. */
 const VOICE = ['**/voice-*.spec.ts', '**/pwa-voice.spec.ts'];
 
-export default defineConfig({
+export default defineConfig<object, VoiceWorkerOptions>({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
   // Most of a browser test is waiting (on a screen's settling time, a turn's silence, a reply):
-  // three at a time keep two cores busy. The voice tests play speech in real time and run two at
-  // a time; `npm test` runs them alone (test:voice) before the touch tests (test:touch).
+  // three at a time keep two cores busy. The voice tests play speech in real time; `npm test` runs
+  // them alone (test:voice) before the touch tests (test:touch).
   workers: 3,
-  // The voice tests and the few touch tests that need the full browser run on it; the other touch
-  // tests on the headless shell (tests/e2e/support/chromium.ts says why).
+  // Browser tests run on Chromium's headless shell (tests/e2e/support/chromium.ts says why), but
+  // those tagged @full-browser, which need something only the full browser has (a screen wake
+  // lock, a microphone blocked as a kiosk's browser blocks it, the browser's on-device speech
+  // recognition), run on it. The voice tests run two at a time: each keeps most of a core busy in
+  // bursts (the detector's 14 MB wasm compiled, speech played and heard), and with a third the
+  // machine has no time to spare for the audio, which then arrives late and in pieces.
   projects: [
-    { name: 'voice', testMatch: VOICE, workers: 2 },
+    { name: 'voice', testMatch: VOICE, grepInvert: new RegExp(FULL_BROWSER), workers: 2, use: { voiceChromium: CHROMIUM_SHELL } },
+    { name: 'voice-full', testMatch: VOICE, grep: new RegExp(FULL_BROWSER), workers: 2 },
     { name: 'touch', testIgnore: VOICE, grepInvert: new RegExp(FULL_BROWSER), use: { launchOptions: { executablePath: CHROMIUM_SHELL, args: CHROMIUM_FLAGS } } },
     { name: 'touch-full', testIgnore: VOICE, grep: new RegExp(FULL_BROWSER) },
   ],

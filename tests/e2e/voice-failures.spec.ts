@@ -5,6 +5,7 @@ import { TEST_KEYS, transcriptsFor } from '../support/voice-kiosk.ts';
 import { showingAnswers } from './support/flows.ts';
 import { expectStep, expectVisitorSaid, fieldBlock, kiosk, say } from './support/kiosk.ts';
 import type { Page } from '@playwright/test';
+import { FULL_BROWSER } from './support/chromium.ts';
 import { expect, test } from './support/voice.ts';
 
 test.describe.configure({ timeout: 60_000 });
@@ -66,7 +67,9 @@ test('the model down: one retry, a notice, and the built-in assistant carries th
   expect(fakes.llm.requests).toHaveLength(2);
 });
 
-test('a blocked microphone: a plain notice, the light says voice is off, touch and typing work', async ({ voiceKiosk }) => {
+// A blocked microphone as a kiosk's browser blocks it: the headless shell has no permission prompt
+// and refuses every microphone as unsupported, so these run on the full browser.
+test('a blocked microphone: a plain notice, the light says voice is off, touch and typing work', { tag: FULL_BROWSER }, async ({ voiceKiosk }) => {
   const { page } = await voiceKiosk({ fixture: null, microphoneAllowed: false, query: { flow: 'onboarding' } });
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.locator('.voice-note')).toHaveText("The microphone is blocked, so I can't hear you. You can tap or type your answers.");
@@ -110,7 +113,7 @@ async function marksOf(page: Page, name: string): Promise<number[]> {
   return page.evaluate((n) => performance.getEntriesByName(n).map((m) => m.startTime), name);
 }
 
-test('a blocked microphone is said at once while the detector is still loading, and the detector is not loaded for it', async ({ voiceKiosk }, testInfo) => {
+test('a blocked microphone is said at once while the detector is still loading, and the detector is not loaded for it', { tag: FULL_BROWSER }, async ({ voiceKiosk }, testInfo) => {
   const detector = holdDetector();
   const { page } = await voiceKiosk({ fixture: null, microphoneAllowed: false, query: { flow: 'onboarding' }, prepare: detector.prepare });
   await page.getByRole('button', { name: 'Start', exact: true }).click();

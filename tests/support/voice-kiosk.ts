@@ -34,6 +34,8 @@ export interface VoiceKioskOptions {
   microphone?: 'test' | 'file';
   /** a browser to open the page in (a worker's shared one); without it, one of its own is launched */
   browser?: Browser;
+  /** the Chromium a kiosk that needs a browser of its own launches (default: the full browser, CHROMIUM) */
+  chromium?: string;
   /** whether the page may register its service worker (default: blocked, so that a test does not precache 17 MB it does not use) */
   serviceWorkers?: 'allow' | 'block';
   /** which services the kiosk's server has (all three by default) */
@@ -129,7 +131,7 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     let browser = fromFile || noDevice || options.host ? undefined : options.browser;
     if (!browser) {
       const reach = options.host ? { hostRules: `MAP ${options.host} 127.0.0.1`, ...(options.browserEnv ? { env: options.browserEnv } : {}) } : {};
-      browser = await launchVoiceBrowser({ ...(fromFile ? { device: true, file: fixture, promptSaysYes: allowed } : { device: !noDevice }), ...reach });
+      browser = await launchVoiceBrowser({ ...(options.chromium ? { executablePath: options.chromium } : {}), ...(fromFile ? { device: true, file: fixture, promptSaysYes: allowed } : { device: !noDevice }), ...reach });
       const own = browser;
       closers.push(() => own.close());
     }
@@ -210,6 +212,8 @@ export interface VoiceBrowserOptions {
   hostRules?: string;
   /** the browser's environment (default: the test's) */
   env?: Record<string, string>;
+  /** which Chromium (default: the full browser, CHROMIUM) */
+  executablePath?: string;
 }
 
 /**
@@ -220,7 +224,7 @@ export interface VoiceBrowserOptions {
  */
 export function launchVoiceBrowser(options: VoiceBrowserOptions = { device: true }): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: options.executablePath ?? CHROMIUM,
     args: [
       ...CHROMIUM_FLAGS,
       '--autoplay-policy=no-user-gesture-required',

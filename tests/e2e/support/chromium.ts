@@ -1,11 +1,13 @@
 // The Chromiums the browser tests run: the system's (Playwright cannot download its own browsers
 // here), with the flags that keep them quiet on a machine without a network beyond localhost.
 //
-// Two builds of the same Chromium. The full browser runs the voice tests (real audio in and out,
-// the microphone's permission prompts as a kiosk meets them) and the few touch tests that need a
-// feature only it has (a screen wake lock). The headless shell, Chromium without its browser
-// shell, runs the rest: the same engine, at about 60 % of the CPU per test, which on a two-core
-// machine is minutes of `npm test`. scripts/ensure-chromium.mjs installs both.
+// Two builds of the same Chromium. The headless shell, Chromium without its browser shell, runs
+// most browser tests, voice and touch: the same engine, at about 60 % of the CPU of a touch test
+// and 75 % of a voice test, which on a two-core machine is minutes of `npm test`. The full browser
+// runs the few tests that need something only it has, tagged FULL_BROWSER: a screen wake lock
+// (the shell always refuses one), a microphone the browser blocks (the shell, which has no prompt,
+// calls every microphone unsupported), the browser's on-device speech recognition (the shell
+// closes a page that asks for it). scripts/ensure-chromium.mjs installs both.
 
 import { existsSync } from 'node:fs';
 

@@ -1,28 +1,36 @@
 // The `voiceKiosk` fixture for browser tests: opens kiosks that hear and speak
 // (tests/support/voice-kiosk.ts) and closes them after the test. Their pages open in one Chromium
 // per worker (`voiceBrowser`), each in a context of its own; a kiosk whose microphone is
-// Chromium's file-backed device gets a Chromium of its own. When a voice test fails, it reports
+// Chromium's file-backed device gets a Chromium of its own. Which Chromium is the project's
+// `voiceChromium` (playwright.config.ts): the headless shell for most, the full browser for the
+// tests tagged @full-browser. When a voice test fails, it reports
 // what the kiosk heard and said, and when: that is what explains a failure. Every voice test also
 // checks that the kiosk's Content-Security-Policy refused nothing the page did.
 
 import { writeFileSync } from 'node:fs';
 import { expect, test as base, type Browser, type Page } from '@playwright/test';
 import { launchVoiceBrowser, openVoiceKiosk, type VoiceKiosk, type VoiceKioskOptions } from '../../support/voice-kiosk.ts';
+import { CHROMIUM } from './chromium.ts';
 
-export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Promise<VoiceKiosk> }, { voiceBrowser: Browser }>({
+export interface VoiceWorkerOptions {
+  /** the Chromium the voice tests of a project run in (default: the full browser) */
+  voiceChromium: string;
+}
+
+export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Promise<VoiceKiosk> }, VoiceWorkerOptions & { voiceBrowser: Browser }>({
+  voiceChromium: [CHROMIUM, { scope: 'worker', option: true }],
   voiceBrowser: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const browser = await launchVoiceBrowser();
+    async ({ voiceChromium }, use) => {
+      const browser = await launchVoiceBrowser({ device: true, executablePath: voiceChromium });
       await use(browser);
       await browser.close();
     },
     { scope: 'worker' },
   ],
-  voiceKiosk: async ({ voiceBrowser }, use, testInfo) => {
+  voiceKiosk: async ({ voiceBrowser, voiceChromium }, use, testInfo) => {
     const opened: VoiceKiosk[] = [];
     await use(async (options) => {
-      const kiosk = await openVoiceKiosk({ browser: voiceBrowser, ...options });
+      const kiosk = await openVoiceKiosk({ browser: voiceBrowser, chromium: voiceChromium, ...options });
       opened.push(kiosk);
       return kiosk;
     });
