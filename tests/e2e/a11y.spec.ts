@@ -1,7 +1,7 @@
 // Accessibility of every kiosk screen (axe WCAG 2.1 A/AA, 48 px targets, labelled fields) and a
 // whole visit with the keyboard alone.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { expectAccessibleScreen } from './support/a11y.ts';
 import { EVERY_FIELD_TYPE, TEST_FLOWS, brokenFlow, serveFlow, serveShowingAnswers } from './support/flows.ts';
 import { expectStep, fieldBlock, input, kiosk, openKiosk, say, startVisit, tabTo } from './support/kiosk.ts';

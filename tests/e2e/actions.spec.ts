@@ -4,7 +4,8 @@
 // exactly one check-in; a double confirm is one; an expired, an edited, a refused and a failed
 // action each end as the visitor is told, in plain words.
 
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';

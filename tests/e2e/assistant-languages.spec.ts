@@ -5,7 +5,8 @@
 // works for the rest.
 
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { serveFlow, TEST_FLOWS } from './support/flows.ts';
 import { expectStep, kiosk, kioskSays, lastSaid, openKiosk } from './support/kiosk.ts';
 

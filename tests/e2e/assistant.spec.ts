@@ -1,7 +1,7 @@
 // A flow in assistant mode: after its end the kiosk stays a plain assistant the visitor can keep
 // talking to, and walking away still wipes the visit.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { serveFlow, TEST_FLOWS } from './support/flows.ts';
 import { agentLines, input, kiosk, say, startVisit, visitorLines } from './support/kiosk.ts';
 import { expectNothingPersonalLeft } from './support/privacy.ts';

@@ -4,7 +4,7 @@
 // labels, values, options, cards, notices, time limits) in what the kiosk asked its voice, the
 // speech double, to say.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { expectScreenSaid, guidedKiosk, keyUntilSaid, type Guided } from './support/guided.ts';
 import { kiosk, settled } from './support/kiosk.ts';
 

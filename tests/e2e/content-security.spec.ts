@@ -3,7 +3,7 @@
 // without one refusal; and no page of another site can frame the kiosk. (The voice tests check the
 // detector's wasm and worklet the same way, in their fixture: tests/e2e/support/voice.ts.)
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { expectStep, input, kiosk, pendingCard, say, serviceWorkerControls, settled, startVisit } from './support/kiosk.ts';
 
 // The service worker must register: it runs under the policy too.

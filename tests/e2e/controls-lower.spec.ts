@@ -3,7 +3,8 @@
 // within reach from a wheelchair: the lower half of a tall kiosk screen, the lower 70 % of a wide
 // one (a tablet on a stand). Read from the page's geometry on each screen of a visit.
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';

@@ -2,7 +2,8 @@
 // failed, tests/unit/engine-errors.test.ts), the kiosk says so and offers Start over, which wipes
 // the visit at once: on a failed visit there is nothing to go on with, so it does not ask first.
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { TEST_FLOWS, serveFlow } from './support/flows.ts';
 import { agentLines, expectStep, input, kiosk, say, startVisit } from './support/kiosk.ts';
 import { expectNothingPersonalLeft } from './support/privacy.ts';

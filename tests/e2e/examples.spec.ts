@@ -1,7 +1,7 @@
 // The example flows end to end, as a newcomer would try them: typing answers to the offline
 // agent, confirming what it heard, and tapping through to the end screen.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { agentLines, expectStep, fieldBlock, input, kiosk, say, startVisit } from './support/kiosk.ts';
 
 test('clinic check-in: name and date of birth by typing, an appointment, check-in confirmed and made', async ({ page }) => {

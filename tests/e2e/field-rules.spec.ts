@@ -2,7 +2,7 @@
 // the form, and the field's own message (in the visit's language) or the kiosk's words for the
 // rule are shown beside it; the inputs carry the bounds, so a date picker offers no later day.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { TEST_FLOWS, serveFlow } from './support/flows.ts';
 import { expectStep, fieldBlock, input, startVisit } from './support/kiosk.ts';
 

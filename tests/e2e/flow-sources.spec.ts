@@ -4,7 +4,8 @@
 // message (and no "run vfdl check"), a name that is no bundled flow says so, and a flow without a
 // title shows its id in words.
 
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { startServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startFlowHost } from '../support/flow-host.ts';

@@ -1,7 +1,8 @@
 // The confirmation gate with typed answers and the offline agent: a heard value waits, "yes"
 // moves on, "no" clears it and asks again, and moving on while it waits shows a notice by it.
 
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { MOVE_ON_WHILE_PENDING, TEST_FLOWS, serveFlow } from './support/flows.ts';
 import { agentLines, expectStep, fieldBlock, input, say, startVisit } from './support/kiosk.ts';
 

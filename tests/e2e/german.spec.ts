@@ -6,7 +6,8 @@
 // German chosen on its idle screen, is finished by touch, its check-in confirmed and made.
 
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { inOneLanguage } from '../support/one-language.ts';
 import { serveFlow, TEST_FLOWS } from './support/flows.ts';
 import { expectStep, input, kioskSays, lastSaid, openKiosk } from './support/kiosk.ts';

@@ -2,7 +2,7 @@
 // kiosk or values of the wrong type never start (the operator screen lists why, as vfdl check
 // does), and a typed answer is held to the length an answer may have.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { TEST_FLOWS, brokenFlow, serveFlow } from './support/flows.ts';
 import { captions, kiosk, startVisit } from './support/kiosk.ts';
 

@@ -4,7 +4,8 @@
 // the right (the step, the bar's title, a field's label, a value's Confirm), while a name or an
 // email in Latin letters, the captions and the form keep their reading order.
 
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import type { Messages } from '../../src/ui/i18n/messages-en.ts';
 import { ar } from '../../src/ui/i18n/messages-ar.ts';
 import { de } from '../../src/ui/i18n/messages-de.ts';

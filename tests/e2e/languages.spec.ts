@@ -4,7 +4,8 @@
 // lang and dir follow; the next visit starts in the flow's default again.
 
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { MOVE_ON_WHILE_PENDING, TEST_FLOWS, serveFlow } from './support/flows.ts';
 import { agentLines, expectStep, fieldBlock, kiosk, kioskSays, openKiosk, say } from './support/kiosk.ts';
 

@@ -3,7 +3,8 @@
 // there?", the visitor's list of choices) axe finds nothing serious, every control is 48 px or
 // more and named by its label, nothing scrolls sideways, and every control stays inside the screen.
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { expectAccessibleScreen } from './support/a11y.ts';
 import { expectStep, fieldBlock, kiosk, openKiosk, say, settled } from './support/kiosk.ts';
 

@@ -5,7 +5,8 @@
 // question on visitor sign-in's site rules asks for agreement; and the voice light is red in a
 // browser with no voice at all.
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { serveShowingAnswers } from './support/flows.ts';
 import { agentLines, expectStep, input, kiosk, openKiosk, say, startVisit } from './support/kiosk.ts';
 

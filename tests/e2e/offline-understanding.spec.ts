@@ -6,7 +6,8 @@
 // shapes (point 4): a booking finished by touch alone, on both tablet orientations, and a farewell.
 
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { serveFlow, TEST_FLOWS } from './support/flows.ts';
 import { agentLines, checkIn, expectStep, fieldBlock, input, kiosk, say, startVisit } from './support/kiosk.ts';
 

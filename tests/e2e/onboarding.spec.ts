@@ -1,7 +1,7 @@
 // The onboarding flow by touch: typing in the form, tapping Confirm on a value the kiosk heard,
 // and correcting a heard value by hand before submitting.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { serveShowingAnswers } from './support/flows.ts';
 import { agentLines, expectStep, fieldBlock, input, kiosk, say, startVisit, visitorLines } from './support/kiosk.ts';
 

@@ -5,7 +5,8 @@
 // goes, and the screen kept on during a visit.
 
 import { serveFlow } from './support/flows.ts';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { openVoiceKiosk, type VoiceKiosk } from '../support/voice-kiosk.ts';

@@ -1,7 +1,7 @@
 // A flow that cannot run shows the operator screen: the same FILE:LINE:COL diagnostics as
 // `vfdl check`, or a clear message when the file cannot be fetched.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { TEST_FLOWS, brokenFlow, serveFlow } from './support/flows.ts';
 import { kiosk } from './support/kiosk.ts';
 

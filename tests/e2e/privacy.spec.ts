@@ -3,7 +3,8 @@
 // in localStorage or sessionStorage (the copy kept for a resume included), IndexedDB or Cache
 // Storage (the service worker's caches included).
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { expectNothingPersonalLeft, findInStores, leaveEverywhere, leaveInStorage } from './support/privacy.ts';
 import { expectStep, fieldBlock, input, kiosk, say, serviceWorkerControls, startVisit } from './support/kiosk.ts';
 

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, expect, test, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium.ts';
 import { serveFlow } from './support/flows.ts';
 import { expectStep, input, kiosk, openKiosk, say, serviceWorkerControls } from './support/kiosk.ts';

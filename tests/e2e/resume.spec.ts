@@ -4,7 +4,8 @@
 // been gone longer than the kiosk waits, a reload starts on the idle screen and the kept copy is
 // gone.
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { agentLines, expectStep, fieldBlock, input, kiosk, say, startVisit, visitorLines } from './support/kiosk.ts';
 
 const NAME = 'Quillon';

@@ -4,7 +4,8 @@
 // value under the fold, and why Continue did not go on is in view; staff's notes on the idle
 // screen are on it and clear of the status strip.
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { agentLines, expectStep, fieldBlock, input, say, startVisit } from './support/kiosk.ts';
 import { expectApart, expectWhollyIn } from './support/in-view.ts';
 

@@ -4,7 +4,7 @@
 // 30 s before they act, and More time (the button, or "more time" said) puts each a minute on,
 // more than once; left alone, each then acts as the flow says. Time passes on Playwright's clock.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { guidedKiosk, type Guided } from './support/guided.ts';
 import { fakeClock, pass, startQuiet } from './support/held-clock.ts';
 import { fieldBlock, kiosk, say, settled } from './support/kiosk.ts';

@@ -4,7 +4,8 @@
 // step's timeout, the end screen's countdown, "Are you still there?"), and every choice back to
 // the operator's defaults for the next visitor. Time passes on Playwright's clock.
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { guidedKiosk, type Guided } from './support/guided.ts';
 import { kiosk, say, settled } from './support/kiosk.ts';
 import { fakeClock, pass, start, startQuiet } from './support/held-clock.ts';

@@ -1,7 +1,7 @@
 // The kiosk as visitors really use it: double taps, a tap just after a notice, the way out at
 // the end, the browser's Back button, and long text.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { serveFlow, serveShowingAnswers } from './support/flows.ts';
 import { checkIn, doubleTap, expectStep, fieldBlock, input, kiosk, pendingCard, say, settled, startVisit, tapAt } from './support/kiosk.ts';
 

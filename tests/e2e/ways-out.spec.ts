@@ -1,7 +1,7 @@
 // A flow's global ways out (issue 20): the clinic's "Talk to a person" is beside the answer box on
 // every step, by touch and by voice, and leads to the front desk.
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { expectStep, kiosk, say, startVisit } from './support/kiosk.ts';
 
 test('"Talk to a person" is on every step, and a tap or the words lead to the front desk', async ({ page }) => {

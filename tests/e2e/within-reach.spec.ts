@@ -3,7 +3,8 @@
 // touches. Read from the page's geometry and tapped by coordinates, never scrolled into view by
 // the test: a button a visitor cannot see fails here.
 
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { expectStep, fieldBlock, say, settled, startVisit } from './support/kiosk.ts';
 import { expectUnderFinger, reachOf, tapWithFinger } from './support/reach.ts';
 
