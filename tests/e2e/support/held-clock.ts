@@ -2,7 +2,7 @@
 // has started and its first words are said, and moved on by the test a stretch at a time, each
 // once the page has had every speech answer it asked for.
 
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { Guided } from './guided.ts';
 import { kiosk } from './kiosk.ts';
 
@@ -44,5 +44,17 @@ export async function pass(guided: Guided, ms: number): Promise<void> {
   for (let left = ms; left > 0; left -= 10_000) {
     await expect.poll(guided.speaking).toBe(0);
     await guided.page.clock.runFor(Math.min(10_000, left));
+  }
+}
+
+/**
+ * Moves the held clock on 100 ms at a time until `shown` is on screen (at most `within` ms): for a
+ * limit whose start the test knows only roughly (the Start tap is seen by the test up to a poll's
+ * interval late), so that what the screen says next is read a tenth of a second after it appeared.
+ */
+export async function passUntilShown(guided: Guided, shown: Locator, within: number): Promise<void> {
+  for (let passed = 0; !(await shown.isVisible()); passed += 100) {
+    if (passed >= within) throw new Error(`not on screen after ${within} ms more of the held clock: ${shown.toString()}`);
+    await guided.page.clock.runFor(100);
   }
 }
