@@ -21,6 +21,8 @@ interface Kept {
   cdp: CDPSession;
   /** the context options it was made with that a test may set otherwise (a locale, a time zone, permissions) */
   made: string;
+  /** the permissions it was made with, granted again after a test's are cleared */
+  permissions: string[];
   /** the media the context was made with; a test that asks for others has them emulated on the tab */
   media: { colorScheme: BrowserContextOptions['colorScheme']; reducedMotion: BrowserContextOptions['reducedMotion'] };
 }
@@ -73,7 +75,7 @@ export const test = base.extend<{ keptTab: { marked: boolean } }, { kept: { tab:
     if (!kept.tab) {
       const context = await browser.newContext(options);
       const page = await context.newPage();
-      kept.tab = { context, page, cdp: await context.newCDPSession(page), made, media: { colorScheme, reducedMotion } };
+      kept.tab = { context, page, cdp: await context.newCDPSession(page), made, permissions: permissions ?? [], media: { colorScheme, reducedMotion } };
     }
     await use(kept.tab.context);
   },
@@ -118,12 +120,13 @@ export const test = base.extend<{ keptTab: { marked: boolean } }, { kept: { tab:
 });
 
 /** Readies the kept tab for the next test; false when it could not be. */
-async function tidy({ context, page, cdp }: Kept, baseURL: string | undefined): Promise<boolean> {
+async function tidy({ context, page, cdp, permissions }: Kept, baseURL: string | undefined): Promise<boolean> {
   try {
     if (baseURL && new URL(page.url()).origin === new URL(baseURL).origin) await page.evaluate(() => (globalThis as unknown as { sessionStorage: { clear(): void } }).sessionStorage.clear());
     await page.goto('about:blank');
     await Promise.all([page.unrouteAll({ behavior: 'ignoreErrors' }), context.unrouteAll({ behavior: 'ignoreErrors' })]);
     await context.clearPermissions();
+    if (permissions.length) await context.grantPermissions(permissions);
     await context.clearCookies();
     await context.setOffline(false);
     await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null, forcedColors: null });
