@@ -13,6 +13,8 @@ const CLINIC_TOKEN = 'e2e-clinic-token-not-a-real-one';
 
 /** The tests that hear and speak: real-time audio, the longest tests of the suite. */
 const VOICE = ['**/voice-*.spec.ts', '**/pwa-voice.spec.ts'];
+/** The tests that need the full browser (tests/e2e/support/chromium.ts). */
+const FULL = new RegExp(FULL_BROWSER);
 
 export default defineConfig<object, VoiceWorkerOptions>({
   testDir: 'tests/e2e',
@@ -29,10 +31,10 @@ export default defineConfig<object, VoiceWorkerOptions>({
   // bursts (the detector's 14 MB wasm compiled, speech played and heard), and with a third the
   // machine has no time to spare for the audio, which then arrives late and in pieces.
   projects: [
-    { name: 'voice', testMatch: VOICE, grepInvert: new RegExp(FULL_BROWSER), workers: 2, use: { voiceChromium: CHROMIUM_SHELL } },
-    { name: 'voice-full', testMatch: VOICE, grep: new RegExp(FULL_BROWSER), workers: 2 },
-    { name: 'touch', testIgnore: VOICE, grepInvert: new RegExp(FULL_BROWSER), use: { launchOptions: { executablePath: CHROMIUM_SHELL, args: CHROMIUM_FLAGS } } },
-    { name: 'touch-full', testIgnore: VOICE, grep: new RegExp(FULL_BROWSER) },
+    { name: 'voice', testMatch: VOICE, grepInvert: FULL, workers: 2, use: { voiceChromium: CHROMIUM_SHELL } },
+    { name: 'voice-full', testMatch: VOICE, grep: FULL, workers: 2 },
+    { name: 'touch', testIgnore: VOICE, grepInvert: FULL, use: { launchOptions: { executablePath: CHROMIUM_SHELL, args: CHROMIUM_FLAGS } } },
+    { name: 'touch-full', testIgnore: VOICE, grep: FULL },
   ],
   forbidOnly: true,
   retries: 0,

@@ -5,11 +5,11 @@
 //
 // Between two tests the tab is left (about:blank), everything the kiosk's origin stored is cleared
 // (IndexedDB, localStorage, sessionStorage, caches, service workers, cookies), and what the test
-// set on the tab or its context is undone (routes, permissions, offline, emulated media, the
-// viewport, listeners). A test is given a fresh context instead, and its own is closed after it,
-// when it asks for context options a kept tab cannot take (a service worker allowed, touch), and
-// its tab is not kept when it failed, opened another page, or changed what cannot be undone
-// (Playwright's clock, an init script, an exposed function, extra headers).
+// set on the tab or its context is undone (routes, permissions, offline, listeners); each test
+// sets the viewport and emulated media it asks for. A test is given a fresh context instead, and
+// its own is closed after it, when it asks for context options a kept tab cannot take (a service
+// worker allowed, touch), and its tab is not kept when it failed, opened another page, or changed
+// what cannot be undone (Playwright's clock, an init script, an exposed function, extra headers).
 
 import { test as base, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page } from '@playwright/test';
 
@@ -23,8 +23,6 @@ interface Kept {
   made: string;
   /** the permissions it was made with, granted again after a test's are cleared */
   permissions: string[];
-  /** the media the context was made with; a test that asks for others has them emulated on the tab */
-  media: { colorScheme: BrowserContextOptions['colorScheme']; reducedMotion: BrowserContextOptions['reducedMotion'] };
 }
 
 /** What a test did to its tab that cannot be undone: the tab is closed after it. */
@@ -43,7 +41,7 @@ const MARKS_THE_TAB: readonly [object: 'page' | 'context' | 'clock', method: str
 /** The page events a test may listen to; the listeners it added go with it. */
 const TEST_EVENTS = ['console', 'pageerror', 'request', 'requestfinished', 'requestfailed', 'response', 'dialog', 'popup', 'framenavigated', 'load', 'domcontentloaded', 'websocket', 'worker'] as const;
 
-export const test = base.extend<{ keptTab: { marked: boolean } }, { kept: { tab: Kept | null } }>({
+export const test = base.extend<object, { kept: { tab: Kept | null } }>({
   kept: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -75,16 +73,12 @@ export const test = base.extend<{ keptTab: { marked: boolean } }, { kept: { tab:
     if (!kept.tab) {
       const context = await browser.newContext(options);
       const page = await context.newPage();
-      kept.tab = { context, page, cdp: await context.newCDPSession(page), made, permissions: permissions ?? [], media: { colorScheme, reducedMotion } };
+      kept.tab = { context, page, cdp: await context.newCDPSession(page), made, permissions: permissions ?? [] };
     }
     await use(kept.tab.context);
   },
 
-  keptTab: async ({}, use) => {
-    await use({ marked: false });
-  },
-
-  page: async ({ context, kept, keptTab, viewport, baseURL, colorScheme, reducedMotion }, use, testInfo) => {
+  page: async ({ context, kept, viewport, baseURL, colorScheme, reducedMotion }, use, testInfo) => {
     const tab = kept.tab?.context === context ? kept.tab : null;
     if (!tab) {
       await use(await context.newPage());
@@ -92,7 +86,9 @@ export const test = base.extend<{ keptTab: { marked: boolean } }, { kept: { tab:
     }
     const { page } = tab;
     if (viewport) await page.setViewportSize(viewport);
-    if (colorScheme !== tab.media.colorScheme || reducedMotion !== tab.media.reducedMotion) await page.emulateMedia({ colorScheme, reducedMotion });
+    // The media this test asks for, whatever the one before it emulated.
+    await page.emulateMedia({ media: null, forcedColors: null, colorScheme, reducedMotion });
+    let marked = false;
     const events = page as unknown as NodeJS.EventEmitter;
     const listening = new Map(TEST_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
     const undo: (() => void)[] = [];
@@ -100,7 +96,7 @@ export const test = base.extend<{ keptTab: { marked: boolean } }, { kept: { tab:
       const target = (name === 'page' ? page : name === 'context' ? context : page.clock) as unknown as Record<string, (...args: unknown[]) => unknown>;
       const original = target[method]!;
       target[method] = (...args: unknown[]) => {
-        keptTab.marked = true;
+        marked = true;
         return original.apply(target, args);
       };
       undo.push(() => delete target[method]);
@@ -111,7 +107,7 @@ export const test = base.extend<{ keptTab: { marked: boolean } }, { kept: { tab:
       for (const u of undo) u();
     }
     for (const [event, before] of listening) for (const listener of events.listeners(event)) if (!before.has(listener)) events.off(event, listener as () => void);
-    const keep = !keptTab.marked && testInfo.status === testInfo.expectedStatus && context.pages().length === 1 && !page.isClosed() && (await tidy(tab, baseURL));
+    const keep = !marked && testInfo.status === testInfo.expectedStatus && context.pages().length === 1 && !page.isClosed() && (await tidy(tab, baseURL));
     if (!keep) {
       kept.tab = null;
       await context.close();
@@ -121,16 +117,16 @@ export const test = base.extend<{ keptTab: { marked: boolean } }, { kept: { tab:
 
 /** Readies the kept tab for the next test; false when it could not be. */
 async function tidy({ context, page, cdp, permissions }: Kept, baseURL: string | undefined): Promise<boolean> {
+  const origin = baseURL ? new URL(baseURL).origin : null;
   try {
-    if (baseURL && new URL(page.url()).origin === new URL(baseURL).origin) await page.evaluate(() => (globalThis as unknown as { sessionStorage: { clear(): void } }).sessionStorage.clear());
+    if (origin && new URL(page.url()).origin === origin) await page.evaluate(() => (globalThis as unknown as { sessionStorage: { clear(): void } }).sessionStorage.clear());
     await page.goto('about:blank');
     await Promise.all([page.unrouteAll({ behavior: 'ignoreErrors' }), context.unrouteAll({ behavior: 'ignoreErrors' })]);
     await context.clearPermissions();
     if (permissions.length) await context.grantPermissions(permissions);
     await context.clearCookies();
     await context.setOffline(false);
-    await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null, forcedColors: null });
-    if (baseURL) await cdp.send('Storage.clearDataForOrigin', { origin: new URL(baseURL).origin, storageTypes: 'all' });
+    if (origin) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
     return true;
   } catch {
     return false;
