@@ -13,7 +13,7 @@ import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
-import { expectStep, input, kiosk, serviceWorkerControls } from './support/kiosk.ts';
+import { expectStep, input, kiosk, screenWhen, serviceWorkerControls } from './support/kiosk.ts';
 
 // These tests are about the service worker and what it keeps: it may register (the suite blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -103,10 +103,12 @@ test.describe('updates', () => {
     await input(page, "What's your first name?").fill('Marguerite');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expectStep(page, 'choose_color');
+    // The end screen lasts a second (end_seconds=1): the page says what it was the moment it appeared.
+    const endScreen = screenWhen(page, 'data-phase', 'ended');
     await page.getByRole('button', { name: 'green', exact: true }).click();
-    await expect(kiosk(page)).toHaveAttribute('data-phase', 'ended');
-    await expect(kiosk(page)).toHaveAttribute('data-update', 'waiting');
-    expect(await hasWaitingWorker(page), 'still waiting on the end screen').toBe(true);
+    const { attributes, waitingWorker } = await endScreen;
+    expect(attributes['data-update']).toBe('waiting');
+    expect(waitingWorker, 'still waiting on the end screen').toBe(true);
     expect(loads()).toBe(0);
 
     // The end screen clears itself (end_seconds=1): idle, so the new version comes in.

@@ -148,8 +148,8 @@ test('"Are you still there?" counts down, is said, and "more time" answers it', 
   g = await guidedKiosk(browser, { query: { flow: 'onboarding', idle_seconds: 40, idle_grace_seconds: 20 }, prepare: fakeClock });
   const { page } = g;
   const gone = await startQuiet(g);
-  // Asked 40 s after the Start tap, which the test saw up to a second late: the clock is held a
-  // little before, then moved on until the question shows, its countdown at 20 s.
+  // Asked 40 s after the visitor's last touch, the Start tap, a little before the visit ran: the
+  // clock is held a little before, then moved on until the question shows, its countdown at 20 s.
   await pass(g, 38_000 - gone);
   const question = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await passUntilShown(g, question, 4_000);

@@ -98,6 +98,55 @@ function attributeBecomes({ name, value, ms }: { name: string; value: string; ms
   });
 }
 
+/** What a screen showed at the moment the kiosk reached it. */
+export interface ScreenAtOnce {
+  /** the page's text */
+  text: string;
+  /** the kiosk root's attributes (data-phase, data-update, …) */
+  attributes: Record<string, string>;
+  /** whether a service worker was waiting to take over */
+  waitingWorker: boolean;
+  /** when, on the page's clock (Date.now, faked or not) */
+  at: number;
+}
+
+/**
+ * Watches, in the page, for `.kiosk` to say `name="value"`, and resolves with what the screen
+ * showed at that moment. For a screen that lasts less than a busy machine may take to look at it
+ * (an end screen of 1 s): call it before the tap that leads there, and await it after.
+ */
+export function screenWhen(page: Page, name: string, value: string, timeout = 7_000): Promise<ScreenAtOnce> {
+  return page.evaluate(
+    ({ name, value, timeout }) => {
+      type Root = { getAttribute(n: string): string | null; attributes: ArrayLike<{ name: string; value: string }> };
+      const { document, MutationObserver, navigator } = globalThis as unknown as Pick<InPage, 'MutationObserver'> & {
+        document: { querySelector(s: string): Root | null; body: { innerText: string }; documentElement: unknown };
+        navigator: { serviceWorker: { getRegistration(): Promise<{ waiting: unknown } | undefined> } };
+      };
+      return new Promise<ScreenAtOnce>((resolve, reject) => {
+        const look = () => {
+          const root = document.querySelector('.kiosk');
+          if (root?.getAttribute(name) !== value) return;
+          const at = Date.now();
+          observer.disconnect();
+          clearTimeout(timer);
+          const text = document.body.innerText;
+          const attributes = Object.fromEntries(Array.from(root.attributes, (a) => [a.name, a.value]));
+          void navigator.serviceWorker.getRegistration().then((r) => resolve({ text, attributes, waitingWorker: Boolean(r?.waiting), at }), reject);
+        };
+        const observer = new MutationObserver(look);
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`.kiosk did not say ${name}="${value}" within ${timeout} ms`));
+        }, timeout);
+        observer.observe(document.documentElement, { subtree: true, attributes: true, attributeFilter: [name] });
+        look();
+      });
+    },
+    { name, value, timeout },
+  );
+}
+
 /** Waits until the flow is in `state` and its screen has settled (its buttons take taps). */
 export async function expectStep(page: Page, state: string): Promise<void> {
   await kioskSays(page, 'data-flow-state', state);
