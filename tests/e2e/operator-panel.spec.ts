@@ -208,8 +208,8 @@ test('with nothing configured: settings in the address it cannot use are said to
   ]);
 });
 
-test('the service tests report a working and a failing service, and one that is not configured', async () => {
-  voice = await openVoiceKiosk({ fixture: null, services: { llm: true, stt: false, tts: true }, env: { OPERATOR_PIN: PIN } });
+test('the service tests report a working and a failing service, and one that is not configured', async ({ browser }) => {
+  voice = await openVoiceKiosk({ browser, fixture: null, microphoneAllowed: false, services: { llm: true, stt: false, tts: true }, env: { OPERATOR_PIN: PIN } });
   const { page, fakes } = voice;
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
   await unlock(page);
@@ -234,8 +234,8 @@ test('the service tests report a working and a failing service, and one that is 
   await expect(result('tts')).toHaveText(/^Working: spoke "Test\." \(\d+ KB of audio, voice test-voice\) in \d+\.\d s\.$/);
 });
 
-test('the status lights show the services, and change when the network goes and comes back', async () => {
-  voice = await openVoiceKiosk({ fixture: null });
+test('the status lights show the services, and change when the network goes and comes back', async ({ browser }) => {
+  voice = await openVoiceKiosk({ browser, fixture: null, microphoneAllowed: false });
   const { page } = voice;
   await expect(kiosk(page)).toHaveAttribute('data-phase', 'idle');
   const lights = page.getByRole('complementary', { name: 'Kiosk status' });
