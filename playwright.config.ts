@@ -57,7 +57,9 @@ export default defineConfig<object, VoiceWorkerOptions>({
       args: CHROMIUM_FLAGS,
     },
   },
-  webServer: [
+  // The touch tests' kiosk and clinic service; the voice tests start their own beside each kiosk
+  // (test:voice sets E2E_SERVERS=none and spares the run their start, a few CPU-seconds).
+  webServer: process.env['E2E_SERVERS'] === 'none' ? [] : [
     {
       command: `npx tsx tests/servers/clinic-service.ts ${CLINIC_PORT}`,
       // 400: the service is up (a look-up needs a name and a date of birth)
