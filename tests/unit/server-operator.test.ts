@@ -104,7 +104,9 @@ describe('/api/operator', () => {
   });
 
   it('locks after five wrong PINs, with Retry-After, and says so on GET', async () => {
-    const base = await startKiosk({ operatorPin: PIN });
+    // The server's clock held: a busy machine may take a second between the lock and the GET.
+    const now = Date.now();
+    const base = await startKiosk({ operatorPin: PIN }, { operator: { now: () => now } });
     for (let i = 0; i < 4; i++) expect((await unlock(base, `00000${i}`)).status).toBe(403);
     const locked = await unlock(base, '000009');
     expect(locked).toMatchObject({ status: 429, body: { ok: false, error: 'locked', retry_after_seconds: 300 } });
