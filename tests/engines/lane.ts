@@ -16,6 +16,7 @@ import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../servers/openai-fakes.ts';
+import { tempDataDir } from '../support/data-dir.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import type { EngineName, EnginePage } from './engine.ts';
 import { openFirefox } from './firefox.ts';
@@ -122,7 +123,9 @@ export async function openLane(engine: EngineName): Promise<Lane> {
     closers.push(() => fakes.close());
     const clinic = await startClinicService({ token: CLINIC_TOKEN });
     closers.push(() => clinic.close());
-    const tts = { TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: 'sk-test-tts' };
+    const data = tempDataDir();
+    closers.push(async () => data.remove());
+    const tts = { KIOSK_DATA_DIR: data.dir, TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: 'sk-test-tts' };
     const kiosk = await startServer({
       root: 'dist',
       config: readConfig({

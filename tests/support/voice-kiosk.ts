@@ -19,6 +19,7 @@ import { startFakeOpenAI, type FakeOpenAI, type SttEntry } from '../servers/open
 import { fakeMicrophoneFlag, loadFixture, type AudioFixture, type FixtureName } from './audio-fixtures.ts';
 import { TestMicrophone } from './test-microphone.ts';
 import { emptyTestMemory } from './test-memory.ts';
+import { tempDataDir } from './data-dir.ts';
 import type { Memory } from '../../server/storage/memory.ts';
 
 export interface VoiceKioskOptions {
@@ -115,7 +116,9 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     const fakes = await startFakeOpenAI();
     closers.push(() => fakes.close());
     const on = { llm: true, stt: true, tts: true, ...options.services };
-    const env: Record<string, string> = {};
+    const data = tempDataDir();
+    closers.push(async () => data.remove());
+    const env: Record<string, string> = { KIOSK_DATA_DIR: data.dir };
     if (on.llm) Object.assign(env, { LLM_BASE_URL: fakes.baseURL, LLM_MODEL: 'test-chat', LLM_API_KEY: TEST_KEYS.llm });
     if (on.stt) Object.assign(env, { STT_BASE_URL: fakes.baseURL, STT_MODEL: 'test-whisper', STT_API_KEY: TEST_KEYS.stt });
     if (on.tts) Object.assign(env, { TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: TEST_KEYS.tts });
