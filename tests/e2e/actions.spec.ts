@@ -7,7 +7,7 @@
 import { type Browser, type Locator, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import { testConfig } from '../support/data-dir.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { startFlowHost, type FlowHost } from '../support/flow-host.ts';
@@ -36,7 +36,7 @@ async function setUp(browser: Browser, env: Record<string, string> = {}): Promis
   closers.push(() => clinic.close());
   flows = await startFlowHost();
   closers.push(() => flows.close());
-  const config = readConfig({
+  const config = testConfig({
     ACTION_ORIGIN_CLINIC: clinic.url,
     ACTION_SECRET_CLINIC_TOKEN: TOKEN,
     ACTION_SECRET_CLINIC_TOKEN_ORIGINS: clinic.url,

@@ -6,7 +6,7 @@
 import { type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import { testConfig } from '../support/data-dir.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { expectStep, fieldBlock, kiosk, openKiosk, say, settled } from './support/kiosk.ts';
 import { expectWhollyIn, inView } from './support/in-view.ts';
@@ -97,7 +97,7 @@ test.describe('set by the operator', () => {
   });
 
   test('the panel keeps the layout and the volume for this kiosk; a visitor may change the layout for their visit only', async ({ page }) => {
-    server = await startServer({ root: 'dist', config: readConfig({ OPERATOR_PIN: '271828' }), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
+    server = await startServer({ root: 'dist', config: testConfig({ OPERATOR_PIN: '271828' }), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
     await page.goto(`${server.url}/?flow=onboarding`);
     await expect(kiosk(page)).toHaveAttribute('data-controls', 'standard');
     // The corner, held with Enter as staff with a keyboard would.

@@ -7,7 +7,7 @@
 import { type Browser, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import { testConfig } from '../support/data-dir.ts';
 import { startFlowHost } from '../support/flow-host.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { serveFlow } from './support/flows.ts';
@@ -30,7 +30,7 @@ async function otherSite(silent = false): Promise<{ url: string; origin: string;
 
 /** A page on a kiosk server of its own that loads flows from `origins`. */
 async function kioskAllowing(browser: Browser, origins: string[]): Promise<Page> {
-  const config = readConfig({ FLOW_ALLOWED_ORIGINS: origins.join(',') });
+  const config = testConfig({ FLOW_ALLOWED_ORIGINS: origins.join(',') });
   const server = await startServer({ root: 'dist', config, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
   closers.push(() => server.close());
   const context = await browser.newContext({ baseURL: server.url });

@@ -8,7 +8,7 @@ import { serveFlow } from './support/flows.ts';
 import { type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import { testConfig } from '../support/data-dir.ts';
 import { openVoiceKiosk, type VoiceKiosk } from '../support/voice-kiosk.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { kiosk, openKiosk, type InPage } from './support/kiosk.ts';
@@ -29,7 +29,7 @@ test.afterEach(async () => {
 
 /** A kiosk server of its own with OPERATOR_PIN set (and no outside services). */
 async function kioskWithPin(): Promise<string> {
-  server = await startServer({ root: 'dist', config: readConfig({ OPERATOR_PIN: PIN }), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
+  server = await startServer({ root: 'dist', config: testConfig({ OPERATOR_PIN: PIN }), host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
   return server.url;
 }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type BrowserContext, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import { testConfig } from '../support/data-dir.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { expectStep, input, kiosk, screenWhen, serviceWorkerControls } from './support/kiosk.ts';
 
@@ -38,7 +38,7 @@ function twoVersions(): { now: string; next: string; remove(): void } {
   return { now, next, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const serve = async (root: string, port: number) => startServer({ root, config: readConfig({}), host: '127.0.0.1', port, quiet: true, memory: await emptyTestMemory() });
+const serve = async (root: string, port: number) => startServer({ root, config: testConfig({}), host: '127.0.0.1', port, quiet: true, memory: await emptyTestMemory() });
 
 /** The kiosk open in `context` on the current version, its service worker in control. */
 async function installed(context: BrowserContext, query: string): Promise<Page> {

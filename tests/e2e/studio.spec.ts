@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { type FrameLocator, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import { testConfig } from '../support/data-dir.ts';
 import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
@@ -24,7 +24,7 @@ let server: RunningServer;
 let folder: string;
 test.beforeEach(async () => {
   folder = mkdtempSync(join(tmpdir(), 'studio-flows-'));
-  server = await startServer({ root: 'dist', config: { ...readConfig({}), flowFolder: folder }, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
+  server = await startServer({ root: 'dist', config: { ...testConfig({}), flowFolder: folder }, host: '127.0.0.1', port: 0, quiet: true, memory: await emptyTestMemory() });
 });
 test.afterEach(async () => {
   await server.close();

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
+import { tempDataDir } from '../support/data-dir.ts';
 import { readFlowFolder } from '../../server/flow-folder.ts';
 import { isLocalRequest } from '../../server/device-guard.ts';
 import type { Memory } from '../../server/storage/memory.ts';
@@ -31,9 +32,10 @@ afterEach(async () => {
 async function kiosk(env: Record<string, string> = {}, folder = true): Promise<{ url: string; folder: string; memory: Memory }> {
   const root = tempSiteRoot('studio-site-');
   const flows = mkdtempSync(join(tmpdir(), 'studio-folder-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(flows, { recursive: true, force: true }));
+  const data = tempDataDir();
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(flows, { recursive: true, force: true }), data.remove);
   const memory = await emptyTestMemory();
-  const server: RunningServer = await startServer({ root, config: { ...readConfig(env), flowFolder: folder ? flows : null }, host: '127.0.0.1', port: 0, quiet: true, memory });
+  const server: RunningServer = await startServer({ root, config: { ...readConfig({ KIOSK_DATA_DIR: data.dir, ...env }), flowFolder: folder ? flows : null }, host: '127.0.0.1', port: 0, quiet: true, memory });
   cleanups.push(() => server.close());
   return { url: server.url, folder: flows, memory };
 }
