@@ -7,7 +7,7 @@
 import { type Browser, type Locator, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { testConfig } from '../support/data-dir.ts';
+import { testConfig } from '../support/test-config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { startFlowHost, type FlowHost } from '../support/flow-host.ts';

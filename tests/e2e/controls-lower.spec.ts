@@ -6,7 +6,7 @@
 import { type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { testConfig } from '../support/data-dir.ts';
+import { testConfig } from '../support/test-config.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { expectStep, fieldBlock, kiosk, openKiosk, say, settled } from './support/kiosk.ts';
 import { expectWhollyIn, inView } from './support/in-view.ts';

@@ -7,7 +7,7 @@
 import { type Browser, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer } from '../../server/app.ts';
-import { testConfig } from '../support/data-dir.ts';
+import { testConfig } from '../support/test-config.ts';
 import { startFlowHost } from '../support/flow-host.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { serveFlow } from './support/flows.ts';

@@ -8,7 +8,7 @@ import { serveFlow } from './support/flows.ts';
 import { type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { testConfig } from '../support/data-dir.ts';
+import { testConfig } from '../support/test-config.ts';
 import { openVoiceKiosk, type VoiceKiosk } from '../support/voice-kiosk.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { kiosk, openKiosk, type InPage } from './support/kiosk.ts';

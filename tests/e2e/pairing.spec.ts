@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import { testConfig } from '../support/test-config.ts';
 import { Pairing } from '../../server/pairing.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
@@ -42,7 +42,7 @@ test.beforeAll(async () => {
   const memory = await emptyTestMemory();
   const now = () => Date.now() + clock.offsetMs;
   pairing = new Pairing(memory.pairings, memory.pairingLock, { now });
-  const config = readConfig({ KIOSK_DATA_DIR: doorDir, ALLOWED_HOSTS: 'kiosk.test', OPERATOR_PIN: PIN, ACTION_ORIGIN_CLINIC: clinic.url, ACTION_SECRET_CLINIC_TOKEN: TOKEN, ACTION_SECRET_CLINIC_TOKEN_ORIGINS: clinic.url });
+  const config = testConfig({ ALLOWED_HOSTS: 'kiosk.test', OPERATOR_PIN: PIN, ACTION_ORIGIN_CLINIC: clinic.url, ACTION_SECRET_CLINIC_TOKEN: TOKEN, ACTION_SECRET_CLINIC_TOKEN_ORIGINS: clinic.url });
   server = await startServer({ root: 'dist', config, host: '127.0.0.1', port: 0, quiet: true, memory, doorDir, api: { pairing: { now } } });
   browser = await chromium.launch({ executablePath: CHROMIUM_SHELL, args: [...CHROMIUM_FLAGS, '--host-resolver-rules=MAP kiosk.test 127.0.0.1'] });
 });

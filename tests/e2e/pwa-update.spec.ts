@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type BrowserContext, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { testConfig } from '../support/data-dir.ts';
+import { testConfig } from '../support/test-config.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import { expectStep, input, kiosk, screenWhen, serviceWorkerControls } from './support/kiosk.ts';
 

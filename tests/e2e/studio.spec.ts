@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { type FrameLocator, type Page } from '@playwright/test';
 import { expect, test } from './support/test.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { testConfig } from '../support/data-dir.ts';
+import { testConfig } from '../support/test-config.ts';
 import { formatDiagnostic } from '../../src/engine/language/diagnostics.ts';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';

@@ -13,10 +13,9 @@ import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
 import { startClinicService, type ClinicService } from '../servers/clinic-service.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../servers/openai-fakes.ts';
-import { tempDataDir } from '../support/data-dir.ts';
+import { testConfig } from '../support/test-config.ts';
 import { emptyTestMemory } from '../support/test-memory.ts';
 import type { EngineName, EnginePage } from './engine.ts';
 import { openFirefox } from './firefox.ts';
@@ -123,12 +122,10 @@ export async function openLane(engine: EngineName): Promise<Lane> {
     closers.push(() => fakes.close());
     const clinic = await startClinicService({ token: CLINIC_TOKEN });
     closers.push(() => clinic.close());
-    const data = tempDataDir();
-    closers.push(async () => data.remove());
-    const tts = { KIOSK_DATA_DIR: data.dir, TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: 'sk-test-tts' };
+    const tts = { TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: 'sk-test-tts' };
     const kiosk = await startServer({
       root: 'dist',
-      config: readConfig({
+      config: testConfig({
         ...tts,
         OPERATOR_PIN,
         ACTION_ORIGIN_CLINIC: clinic.url,
@@ -143,7 +140,7 @@ export async function openLane(engine: EngineName): Promise<Lane> {
     closers.push(() => kiosk.close());
     const voice: RunningServer = await startServer({
       root: 'dist',
-      config: readConfig({ ...tts, STT_BASE_URL: fakes.baseURL, STT_MODEL: 'test-whisper', STT_API_KEY: 'sk-test-stt' }),
+      config: testConfig({ ...tts, STT_BASE_URL: fakes.baseURL, STT_MODEL: 'test-whisper', STT_API_KEY: 'sk-test-stt' }),
       host: '127.0.0.1',
       port: 0,
       quiet: true,

@@ -13,13 +13,12 @@ import { serveFlow } from '../e2e/support/flows.ts';
 import { RECORD_VISITOR_LINES } from '../e2e/support/kiosk.ts';
 import { chromium, expect, type Browser, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import { testConfig } from './test-config.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../e2e/support/chromium.ts';
 import { startFakeOpenAI, type FakeOpenAI, type SttEntry } from '../servers/openai-fakes.ts';
 import { fakeMicrophoneFlag, loadFixture, type AudioFixture, type FixtureName } from './audio-fixtures.ts';
 import { TestMicrophone } from './test-microphone.ts';
 import { emptyTestMemory } from './test-memory.ts';
-import { tempDataDir } from './data-dir.ts';
 import type { Memory } from '../../server/storage/memory.ts';
 
 export interface VoiceKioskOptions {
@@ -116,16 +115,14 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
     const fakes = await startFakeOpenAI();
     closers.push(() => fakes.close());
     const on = { llm: true, stt: true, tts: true, ...options.services };
-    const data = tempDataDir();
-    closers.push(async () => data.remove());
-    const env: Record<string, string> = { KIOSK_DATA_DIR: data.dir };
+    const env: Record<string, string> = {};
     if (on.llm) Object.assign(env, { LLM_BASE_URL: fakes.baseURL, LLM_MODEL: 'test-chat', LLM_API_KEY: TEST_KEYS.llm });
     if (on.stt) Object.assign(env, { STT_BASE_URL: fakes.baseURL, STT_MODEL: 'test-whisper', STT_API_KEY: TEST_KEYS.stt });
     if (on.tts) Object.assign(env, { TTS_BASE_URL: fakes.baseURL, TTS_MODEL: 'test-tts', TTS_VOICE: 'test-voice', TTS_API_KEY: TEST_KEYS.tts });
     Object.assign(env, options.env);
     const api = options.serverFlows ? { flows: { root: heldFlows(options.serverFlows, closers) } } : {};
     const memory = await emptyTestMemory();
-    const server = await startServer({ root: 'dist', config: readConfig(env), host: '127.0.0.1', port: 0, quiet: true, memory, api, ...(options.tls ? { tls: options.tls } : {}) });
+    const server = await startServer({ root: 'dist', config: testConfig(env), host: '127.0.0.1', port: 0, quiet: true, memory, api, ...(options.tls ? { tls: options.tls } : {}) });
     closers.push(() => server.close());
     const allowed = options.microphoneAllowed ?? true;
     const fromFile = fixture !== null && options.microphone === 'file';

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
-import { tempDataDir } from '../support/data-dir.ts';
+import { testConfig } from '../support/test-config.ts';
 import { readFlowFolder } from '../../server/flow-folder.ts';
 import { isLocalRequest } from '../../server/device-guard.ts';
 import type { Memory } from '../../server/storage/memory.ts';
@@ -32,10 +31,9 @@ afterEach(async () => {
 async function kiosk(env: Record<string, string> = {}, folder = true): Promise<{ url: string; folder: string; memory: Memory }> {
   const root = tempSiteRoot('studio-site-');
   const flows = mkdtempSync(join(tmpdir(), 'studio-folder-'));
-  const data = tempDataDir();
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(flows, { recursive: true, force: true }), data.remove);
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(flows, { recursive: true, force: true }));
   const memory = await emptyTestMemory();
-  const server: RunningServer = await startServer({ root, config: { ...readConfig({ KIOSK_DATA_DIR: data.dir, ...env }), flowFolder: folder ? flows : null }, host: '127.0.0.1', port: 0, quiet: true, memory });
+  const server: RunningServer = await startServer({ root, config: { ...testConfig(env), flowFolder: folder ? flows : null }, host: '127.0.0.1', port: 0, quiet: true, memory });
   cleanups.push(() => server.close());
   return { url: server.url, folder: flows, memory };
 }
