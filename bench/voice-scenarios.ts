@@ -33,7 +33,7 @@ export async function eachRun(name: string, runs: number, findings: Findings, op
     const label = `${name}, run ${i}`;
     let kiosk: VoiceKiosk | null = null;
     try {
-      kiosk = await openVoiceKiosk({ microphone: 'file', serviceWorkers: 'allow', ...options });
+      kiosk = await openVoiceKiosk({ microphone: 'file', serviceWorkers: 'allow', wasmTopTier: true, ...options });
       await run(kiosk, label);
     } catch (error) {
       findings.fail(`${label}: ${(error as Error).message.split('\n')[0]}`);
