@@ -12,6 +12,15 @@ import { expect, test as base, type Browser, type Page } from '@playwright/test'
 import { launchVoiceBrowser, openVoiceKiosk, type VoiceKiosk, type VoiceKioskOptions } from '../../support/voice-kiosk.ts';
 import { CHROMIUM } from './chromium.ts';
 
+/**
+ * How long the speech double's clip for a reply lasts, per character (at least 300 ms): a quarter
+ * of the time the text would take to say. What the tests check is what the kiosk said and what it
+ * does when its reply ends (listen, or be spoken over), not how long a sentence takes; a voice
+ * test waits for every reply to end before it speaks, so its length was most of the lane's time.
+ * A test about a long reply sets its own (`fakes.tts.durationFor`, `msPerChar`).
+ */
+const SPOKEN_MS_PER_CHAR = 10;
+
 export interface VoiceWorkerOptions {
   /** the Chromium the voice tests of a project run in (default: the full browser) */
   voiceChromium: string;
@@ -31,6 +40,7 @@ export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Pr
     const opened: VoiceKiosk[] = [];
     await use(async (options) => {
       const kiosk = await openVoiceKiosk({ browser: voiceBrowser, chromium: voiceChromium, ...options });
+      kiosk.fakes.tts.msPerChar = SPOKEN_MS_PER_CHAR;
       opened.push(kiosk);
       return kiosk;
     });
