@@ -19,9 +19,10 @@ export const ISOLATED = [
 export default defineConfig({
   test: {
     environment: 'node',
-    // A guard against a hang, not a measure of speed: under npm test the unit tests share two
-    // cores with three browsers, and a test that takes 1 s alone can take 6.
-    testTimeout: 60_000,
+    // A guard against a hang, never a measure of speed: under npm test the unit tests run at the
+    // lowest priority beside the voice tests and at a low one beside three browsers, and a
+    // property test that takes 3 s alone has taken 54. No test sets a shorter one.
+    testTimeout: 180_000,
     // The first test file of a machine to need the kiosk's memory makes PGlite's empty database
     // (tests/support/test-memory.ts), which a busy machine can stretch past a minute.
     hookTimeout: 180_000,

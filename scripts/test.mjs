@@ -7,14 +7,17 @@
 //
 //   1. Chromium and its headless shell (installed with apt-get if missing), then the production
 //      build and the type checks side by side.
-//   2. The voice tests: real speech played into Chromium in real time, alone on the machine but
-//      for the light checks at the lowest priority (the size check: no source file over 400 lines
-//      and no function over 80 in src/, server/ and bin/; the import rules of
-//      .dependency-cruiser.cjs; the README's check: its links resolve and the npm scripts it
-//      names exist; the flow checks and conversation tests). A busy machine starves
-//      the browser's audio threads, and a voice cut short is a test failing for nothing.
+//   2. The voice tests: real speech played into Chromium in real time, with only the lanes at
+//      the lowest priority beside them (nice 19, which takes a core only when nothing else wants
+//      it): the light checks (the size check: no source file over 400 lines and no function over
+//      80 in src/, server/ and bin/; the import rules of .dependency-cruiser.cjs; the README's
+//      check: its links resolve and the npm scripts it names exist; the flow checks and
+//      conversation tests) and the unit and property tests (one file per core). A busy machine
+//      starves the browser's audio threads, and a voice cut short is a test failing for nothing;
+//      the voice tests keep about two thirds of the machine busy, and the unit tests use the rest.
 //   3. The touch tests (Chromium, waiting on the kiosk's own signals, which a busy machine only
-//      slows down) beside the unit and property tests at a milder priority (one file per core).
+//      slows down), with what is left of the unit tests beside them at a milder priority (nice 10,
+//      for root, who may raise a priority again; elsewhere they stay at 19).
 //   4. The engine lanes, side by side after the touch tests (tests/engines: one browser each, a
 //      test at a time): Safari's engine (WebKitGTK's MiniBrowser over WebDriver, on Xvfb) and
 //      Firefox ESR (over WebDriver BiDi). Their browsers (and Xvfb and PulseAudio) are installed
@@ -25,6 +28,7 @@
 // last lines name the tests that failed, for a log that keeps only its end.
 
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** How much lower the lanes beside the browser tests run (a nice value: 0 is normal, 19 the lowest). */
@@ -34,12 +38,62 @@ const NICE_BESIDE_TOUCH = 10;
 /** Everything every lane printed, kept to name the failed tests again at the very end. */
 const printed = [];
 
-/** Runs `npm run <script>` at a nice value; resolves with its exit code. Output goes to `sink`, or straight through. */
-function run(script, sink, nice = 0) {
+/** A lane's priority: its nice value (0 is normal, 19 the lowest) and the process it runs now. */
+function priority(nice = 0) {
+  return { nice, pid: null };
+}
+
+/** The threads of process `pid` and of all its descendants (Linux keeps a nice value per thread). */
+function threadsOf(pid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const threads = [];
+  for (const queue = [pid]; queue.length; ) {
+    const p = queue.pop();
+    try {
+      threads.push(...readdirSync(`/proc/${p}/task`).map(Number));
+    } catch {
+      // gone meanwhile
+    }
+    queue.push(...(children.get(p) ?? []));
+  }
+  return threads;
+}
+
+/**
+ * Gives lanes a new nice value, from now on and for every process they run now. Raising a
+ * priority is for root (CI) only; elsewhere a lane keeps the one it had.
+ */
+function renice(priorities, nice) {
+  for (const lanePriority of priorities) {
+    lanePriority.nice = nice;
+    if (lanePriority.pid === null) continue;
+    for (const thread of threadsOf(lanePriority.pid)) {
+      try {
+        setPriority(thread, nice);
+      } catch {
+        // not allowed here, or gone meanwhile
+      }
+    }
+  }
+}
+
+/** Runs `npm run <script>` at the lane's priority; resolves with its exit code. Output goes to `sink`, or straight through. */
+function run(script, sink, lanePriority = priority()) {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    lanePriority.pid = child.pid;
     try {
-      if (nice > 0) setPriority(child.pid, nice);
+      if (lanePriority.nice > 0) setPriority(child.pid, lanePriority.nice);
     } catch {
       // not allowed here: the lane runs at the normal priority
     }
@@ -75,10 +129,10 @@ function failedTests() {
 }
 
 /** Runs scripts one after another, stopping at the first that fails; resolves with the failing script or null. */
-async function lane(scripts, sink, nice = 0) {
+async function lane(scripts, sink, lanePriority = priority()) {
   for (const script of scripts) {
     const started = Date.now();
-    const code = await run(script, sink, nice);
+    const code = await run(script, sink, lanePriority);
     const line = `[npm test] ${script}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`;
     if (sink) sink.push(Buffer.from(line));
     else process.stdout.write(line);
@@ -96,19 +150,23 @@ const engines = await run('test:engines-installed');
 if (engines !== 0) process.exit(engines);
 
 /** Runs a lane whose output is kept and printed whole, under `title`, when it is done. */
-async function quietLane(title, scripts, nice) {
+async function quietLane(title, scripts, lanePriority) {
   const out = [];
-  const failed = await lane(scripts, out, nice);
+  const failed = await lane(scripts, out, lanePriority);
   process.stdout.write(`\n---- ${title} ----\n${Buffer.concat(out).toString()}---- end of ${title} ----\n\n`);
   return failed;
 }
 
 // The type checks beside the build, before anything runs in real time: both are short when they
-// have the machine, and the lanes after them are long.
+// have the machine. Then the lanes that only fill what the voice tests leave idle, at the lowest
+// priority; once the voice tests are done, what is left of the unit tests runs at a milder one
+// beside the touch tests.
 const [buildFailed, typesFailed] = await Promise.all([lane(['build:quiet']), quietLane('type checks', ['typecheck'])]);
-const lightFailed = quietLane('size check, import rules, README check, flow checks', ['check:sizes', 'check:imports', 'check:readme', 'test:flows'], NICE_BESIDE_VOICE);
+const lightFailed = quietLane('size check, import rules, README check, flow checks', ['check:sizes', 'check:imports', 'check:readme', 'test:flows'], priority(NICE_BESIDE_VOICE));
+const unitPriority = priority(NICE_BESIDE_VOICE);
+const unitFailed = quietLane('unit tests', ['test:unit'], unitPriority);
 const voiceFailed = buildFailed ?? (await lane(['test:voice']));
-const unitFailed = quietLane('unit tests', ['test:unit'], NICE_BESIDE_TOUCH);
+renice([unitPriority], NICE_BESIDE_TOUCH);
 const touchFailed = buildFailed ? null : await lane(['test:touch']);
 const [webkitFailed, firefoxFailed] = buildFailed ? [null, null] : await Promise.all([quietLane("Safari's engine (WebKit)", ['test:webkit']), quietLane('Firefox', ['test:firefox'])]);
 const checkFailed = [typesFailed, await lightFailed, await unitFailed];

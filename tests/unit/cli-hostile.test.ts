@@ -103,5 +103,5 @@ describe('a reader that stops early', () => {
     const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     expect(stderr).toBe('');
     expect(code).toBe(0);
-  }, 30_000);
+  });
 });

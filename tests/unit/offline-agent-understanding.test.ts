@@ -360,7 +360,7 @@ states:
         { numRuns: 60 },
       );
     }
-  }, 30_000);
+  });
 });
 
 // The flow as it ships, its own utterance rules answering first in the engine.

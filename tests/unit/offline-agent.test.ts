@@ -458,7 +458,7 @@ describe('guarantees', () => {
       }),
       { numRuns: 150 },
     );
-  }, 30_000);
+  });
 
   it('answers the same request the same way', async () => {
     const model = new Recording();

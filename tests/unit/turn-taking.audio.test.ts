@@ -30,12 +30,12 @@ describe('turn-taking on recorded speech', () => {
     // the segment covers the whole line, both parts
     expect(segments[0]!.speechEndMs).toBeGreaterThanOrEqual(line.endMs - 100);
     expect(segments[0]!.speechMs).toBeGreaterThan(line.endMs - line.startMs - 200);
-  }, 30_000);
+  });
 
   it('would cut the same pause if the answer were free (the dictation wait is what keeps it)', async () => {
     const { segments } = await listen('digits-pause', 'free');
     expect(segments.length).toBe(2);
-  }, 30_000);
+  });
 
   it('drops two short noise bursts: the only answer is the words spoken after them', async () => {
     const { fixture, segments, events } = await listen('noise', 'free');
@@ -45,7 +45,7 @@ describe('turn-taking on recorded speech', () => {
     // the one answer is the spoken line, not a burst
     expect(segments[0]!.speechEndMs).toBeGreaterThan(spoken.startMs);
     expect(segments[0]!.speechMs).toBeGreaterThan(spoken.endMs - spoken.startMs - 200);
-  }, 30_000);
+  });
 
   it('hears each line of a visit as one answer, and decides its end within the wait', async () => {
     const { fixture, segments } = await listen('bench', 'free');
@@ -57,5 +57,5 @@ describe('turn-taking on recorded speech', () => {
       expect(s.speechEndMs + DEFAULT_DETECTOR.postPadMs, `"${line.text}"`).toBeGreaterThanOrEqual(line.endMs);
       expect(delay, `"${line.text}"`).toBeLessThanOrEqual(DEFAULT_TURN_TAKING.endSilenceMs + 3 * FRAME_MS);
     });
-  }, 60_000);
+  });
 });
