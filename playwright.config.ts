@@ -33,7 +33,7 @@ export default defineConfig<object, VoiceWorkerOptions>({
   projects: [
     { name: 'voice', testMatch: VOICE, grepInvert: FULL, workers: 2, use: { voiceChromium: CHROMIUM_SHELL } },
     { name: 'voice-full', testMatch: VOICE, grep: FULL, workers: 2 },
-    { name: 'touch', testIgnore: VOICE, grepInvert: FULL, use: { launchOptions: { executablePath: CHROMIUM_SHELL, args: CHROMIUM_FLAGS } } },
+    { name: 'touch', testIgnore: VOICE, grepInvert: FULL, use: { voiceChromium: CHROMIUM_SHELL, launchOptions: { executablePath: CHROMIUM_SHELL, args: CHROMIUM_FLAGS } } },
     { name: 'touch-full', testIgnore: VOICE, grep: FULL },
   ],
   forbidOnly: true,
