@@ -40,7 +40,7 @@ function clinicActions(clinic: string | undefined): KioskConfig['actions'] {
 }
 
 /** The kiosk's server in this process on `memory`, sending the clinic flow's actions to `origins[0]`, with `pin` for the operator panel. */
-export function startKioskOn(memory: Memory, root: string, options: { origins?: string[]; pin?: string; log?: (line: string) => void } = {}): Promise<RunningServer> {
+export function startKioskOn(memory: Memory, root: string, options: { origins?: string[]; pin?: string; log?: (line: string) => void; operatorNow?: () => number } = {}): Promise<RunningServer> {
   const config: Pick<KioskConfig, 'llm' | 'stt' | 'tts' | 'actions'> & { operatorPin?: string } = {
     llm: null,
     stt: null,
@@ -48,7 +48,8 @@ export function startKioskOn(memory: Memory, root: string, options: { origins?: 
     actions: clinicActions(options.origins?.[0]),
     ...(options.pin ? { operatorPin: options.pin } : {}),
   };
-  return startServer({ root, config, host: '127.0.0.1', port: 0, memory, api: { log: options.log ?? (() => {}) } });
+  const operator = options.operatorNow ? { operator: { now: options.operatorNow } } : {};
+  return startServer({ root, config, host: '127.0.0.1', port: 0, memory, api: { log: options.log ?? (() => {}), ...operator } });
 }
 
 /** What `/api/actions` answered. */
