@@ -70,19 +70,17 @@ function threadsOf(pid) {
 }
 
 /**
- * Gives lanes a new nice value, from now on and for every process they run now. Raising a
- * priority is for root (CI) only; elsewhere a lane keeps the one it had.
+ * Gives a lane a new nice value, from now on and for every process it runs now. Raising a
+ * priority is for root (CI) only; elsewhere the lane keeps the one it had.
  */
-function renice(priorities, nice) {
-  for (const lanePriority of priorities) {
-    lanePriority.nice = nice;
-    if (lanePriority.pid === null) continue;
-    for (const thread of threadsOf(lanePriority.pid)) {
-      try {
-        setPriority(thread, nice);
-      } catch {
-        // not allowed here, or gone meanwhile
-      }
+function renice(lanePriority, nice) {
+  lanePriority.nice = nice;
+  if (lanePriority.pid === null) return;
+  for (const thread of threadsOf(lanePriority.pid)) {
+    try {
+      setPriority(thread, nice);
+    } catch {
+      // not allowed here, or gone meanwhile
     }
   }
 }
@@ -166,7 +164,7 @@ const lightFailed = quietLane('size check, import rules, README check, flow chec
 const unitPriority = priority(NICE_BESIDE_VOICE);
 const unitFailed = quietLane('unit tests', ['test:unit'], unitPriority);
 const voiceFailed = buildFailed ?? (await lane(['test:voice']));
-renice([unitPriority], NICE_BESIDE_TOUCH);
+renice(unitPriority, NICE_BESIDE_TOUCH);
 const touchFailed = buildFailed ? null : await lane(['test:touch']);
 const [webkitFailed, firefoxFailed] = buildFailed ? [null, null] : await Promise.all([quietLane("Safari's engine (WebKit)", ['test:webkit']), quietLane('Firefox', ['test:firefox'])]);
 const checkFailed = [typesFailed, await lightFailed, await unitFailed];

@@ -228,7 +228,7 @@ export interface VoiceBrowserOptions {
  * results do not depend on the compiler, so the detector hears the same; each 32 ms frame costs
  * a little more to score. The voice benchmark keeps the browser's own tiering (wasmTopTier).
  */
-export const BASELINE_WASM_ONLY = '--js-flags=--liftoff-only';
+const BASELINE_WASM_ONLY = '--js-flags=--liftoff-only';
 
 /**
  * A Chromium for voice, with autoplay allowed (the kiosk speaks without a gesture of its own).
