@@ -151,6 +151,14 @@ test.describe('the way out', () => {
     await say(page, 'My name is Alex');
     await page.goBack();
     await page.goBack();
+    // Pressed twice at once: two steps back before the page has answered the first, and again.
+    for (let twice = 0; twice < 2; twice++) {
+      await page.evaluate(() => new Promise<void>((handled) => {
+        const win = globalThis as unknown as { addEventListener(type: string, f: () => void, o: object): void; history: { go(delta: number): void } };
+        win.addEventListener('popstate', () => setTimeout(handled), { once: true });
+        win.history.go(-2);
+      }));
+    }
     await expect(kiosk(page)).toHaveAttribute('data-phase', 'running');
     await expectStep(page, 'ask_name');
     await expect(input(page, "What's your first name?")).toHaveValue('Alex');
