@@ -9,6 +9,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,7 +66,26 @@ async function startCaddy(name: string, port: number, upstream: string): Promise
     if (caddy.exitCode !== null || waited > 30_000) throw new Error(`caddy did not start:\n${said.join('')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { ca: readFileSync(root), process: caddy };
+  // Caddy serves its configuration before its authority has signed the site's certificate (it
+  // logs "certificate obtained successfully" later): until then a handshake for the name fails
+  // with an internal-error alert. Ready is when a handshake for the name succeeds.
+  const ca = readFileSync(root);
+  for (let waited = 0; !(await handshakes(name, port, ca)); waited += 50) {
+    if (caddy.exitCode !== null || waited > 30_000) throw new Error(`caddy did not serve a certificate for ${name}:\n${said.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { ca, process: caddy };
+}
+
+/** Whether a TLS handshake for `name` at this machine's `port` succeeds with a certificate `ca` signed. */
+function handshakes(name: string, port: number, ca: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, servername: name, ca }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 }
 
 interface Answer {

@@ -86,7 +86,10 @@ describe('a body must arrive in time', () => {
 
 describe('uploads to speech recognition', () => {
   it('takes 4 at once: 16 more of 20 stalled uploads get 429 and are closed before the deadline; the 4 are let go at it', async () => {
-    const { url, up } = await kiosk({ bodyTimeoutMs: 2000, maxUploads: 4 });
+    // The deadline must outlast the opening of all 20: on a busy machine (the unit tests run at a
+    // low priority beside the browsers) a 2 s one passed first, the 4 were let go, and 3 uploads
+    // that came late found their places free and were taken.
+    const { url, up } = await kiosk({ bodyTimeoutMs: 8000, maxUploads: 4 });
     const megabyte = Buffer.alloc(1024 * 1024, 'a');
     const uploads = Array.from({ length: 20 }, () => stalledUpload(url, '/api/stt/audio/transcriptions', MULTIPART, 7 * 1024 * 1024, megabyte));
     const events: string[] = [];
@@ -124,7 +127,9 @@ describe('uploads to speech recognition', () => {
 describe('a proxied exchange in which nothing moves', () => {
   it('is closed when the upstream goes quiet in the middle of a stream: the page sees the stream end, the upstream a close', async () => {
     let upstreamClosed!: Promise<boolean>;
-    const { url } = await kiosk({ streamIdleMs: 200 }, (res) => {
+    // Quiet from the start counts too: a 200 ms limit passed on a busy machine before the upstream
+    // (in this process) had answered at all, and the page got the 504 of an upstream that sent nothing.
+    const { url } = await kiosk({ streamIdleMs: 1500 }, (res) => {
       upstreamClosed = closedUpstream(res);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"n":1}\n\n');
