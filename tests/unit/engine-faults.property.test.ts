@@ -20,6 +20,7 @@ import type { EngineInput, EngineMessage } from '../../src/engine/runtime/messag
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { messageShapeProblems } from '../support/message-shape.ts';
 import { resolveStep, stepsIn } from '../support/random-inputs.ts';
+import { cases } from '../support/sample-sizes.ts';
 
 /** Where faults come from, and when the next one fires. Hoisted: the module mocks below use it. */
 const faults = vi.hoisted(() => {
@@ -155,7 +156,8 @@ const FLOWS: { name: string; yaml: string }[] = [
   { name: 'on_error flow', yaml: ON_ERROR_FLOW },
   { name: 'own __error__ flow', yaml: OWN_ERROR_FLOW },
 ];
-const RUNS_PER_FLOW = 300;
+/** Random runs per flow: 300 in a deep run (tests/support/sample-sizes.ts). */
+const RUNS_PER_FLOW = cases(300, 100);
 /** Watched calls before the fault: as often early (the start, the first step) as late in a run. */
 const countdowns = fc.integer({ min: 0, max: 9 }).chain((bits) => fc.integer({ min: 0, max: 2 ** bits }));
 const MAX_STEPS = 25;

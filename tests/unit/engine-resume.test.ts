@@ -14,6 +14,7 @@ import type { EngineMessage } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { only, ofType, startFlow, types, type Harness } from '../support/engine-harness.ts';
 import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs.ts';
+import { cases } from '../support/sample-sizes.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -356,7 +357,7 @@ describe('every state of the example flows resumes equal', () => {
           const cut = g(fc.integer, { min: 0, max: moves.length });
           twinRun(file, flow, moves.slice(0, cut), moves.slice(cut));
         }),
-        { numRuns: 200 },
+        { numRuns: cases(200, 60) },
       );
     });
   }

@@ -18,13 +18,15 @@ import { isRefusal } from '../../src/engine/runtime/yes-no.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { messageShapeProblems } from '../support/message-shape.ts';
 import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs.ts';
+import { cases } from '../support/sample-sizes.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OWN_FLOWS = join(REPO, 'flows');
 const PREPATU_DIALECT_FLOWS = join(REPO, 'tests/fixtures/prepatu-dialect');
 /** The folder of Prepatu's real flows, set only by scripts/check-prepatu.mjs. */
 const PREPATU_REAL_FLOWS = process.env['PREPATU_FLOWS'];
-const RUNS_PER_FLOW = 1000;
+/** Random runs per flow: 1000 in a deep run (tests/support/sample-sizes.ts). */
+const RUNS_PER_FLOW = cases(1000, 250);
 const MAX_STEPS = 40;
 
 function yamlFiles(dir: string): string[] {

@@ -11,6 +11,7 @@ import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/engine/language/diagnostics.ts';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
+import { cases } from '../support/sample-sizes.ts';
 
 /** Checks that need more than the node they are about, so no JSON Schema can make them; each with why. */
 const WHOLE_FLOW: readonly { test: (d: Diagnostic) => boolean; why: string }[] = [
@@ -114,9 +115,9 @@ function checkerVerdict(data: unknown): { accepted: boolean; judged: boolean; er
 
 /**
  * How many mutations of each flow are judged: every k-th of them all, so each kind of mutation is
- * spread over the whole file. A few seconds on a shared machine; PARITY_FULL=1 judges every one.
+ * spread over the whole file; a deep run (tests/support/sample-sizes.ts) judges every one.
  */
-const PER_FLOW = process.env['PARITY_FULL'] === '1' ? Infinity : 500;
+const PER_FLOW = cases(Infinity, 200);
 
 function sample<T>(all: readonly T[]): T[] {
   const stride = Math.max(1, Math.ceil(all.length / PER_FLOW));
