@@ -61,8 +61,9 @@ export class FlowEngine {
   private readonly madeAt: number = 0;
 
   /**
-   * A new run; `restored` (from `FlowEngine.restore`) takes up a kept one instead. Builds the
-   * statechart; throws only when the flow cannot be made into one (a bug).
+   * A new run; `restored` (from `FlowEngine.restore`) takes up a kept one instead. Takes the flow's
+   * statechart (made on the flow's first run, shared by the later ones); throws only when the flow
+   * cannot be made into one (a bug).
    */
   constructor(
     loaded: LoadedFlow,

@@ -92,7 +92,19 @@ function stepsBefore(flow: Flow, id: string, predecessors: ReadonlyMap<string, S
   return seen;
 }
 
-export function buildMachine(flow: Flow, cat: Catalog) {
+/** The statechart of each flow and catalog, made once: a machine holds no run's state, so every visit of a flow shares it. */
+const built = new WeakMap<Flow, WeakMap<Catalog, ReturnType<typeof makeMachine>>>();
+
+/** The flow's statechart in the catalog's language (the same object for every run of them). */
+export function buildMachine(flow: Flow, cat: Catalog): ReturnType<typeof makeMachine> {
+  let byCatalog = built.get(flow);
+  if (!byCatalog) built.set(flow, (byCatalog = new WeakMap()));
+  let machine = byCatalog.get(cat);
+  if (!machine) byCatalog.set(cat, (machine = makeMachine(flow, cat)));
+  return machine;
+}
+
+function makeMachine(flow: Flow, cat: Catalog) {
   const ids = [...flow.stateOrder];
   if (!Object.hasOwn(flow.states, ERROR)) ids.push(ERROR);
   const predecessors = new Map<string, Set<string>>();
