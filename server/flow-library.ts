@@ -75,6 +75,19 @@ export function copySize(text: string): number {
 /** The source a bundled flow has on the page: `flows/<name>.yaml`. */
 export const bundledSource = (name: string) => `flows/${name}.yaml`;
 
+/**
+ * The bundled flows as parsed, by their file and text, for every library of this process: one
+ * process that starts many servers (a test file starts hundreds) parses each flow once, not at
+ * every start. A changed file has another text, so it is parsed again.
+ */
+const parsedBundled = new Map<string, Flow | null>();
+
+function parseBundled(source: string, text: string): Flow | null {
+  const key = `${source}\n${text}`;
+  if (!parsedBundled.has(key)) parsedBundled.set(key, loadFlow(text, source).loaded?.flow ?? null);
+  return parsedBundled.get(key)!;
+}
+
 export class FlowLibrary {
   private readonly bundled = new Map<string, Flow>();
   private readonly limits: KeptLimits;
@@ -104,8 +117,8 @@ export class FlowLibrary {
     });
     if (bundledDir && existsSync(bundledDir)) {
       for (const file of readdirSync(bundledDir).filter((f) => f.endsWith('.yaml')).sort()) {
-        const loaded = loadFlow(readFileSync(join(bundledDir, file), 'utf8'), `flows/${file}`).loaded;
-        if (loaded) this.bundled.set(`flows/${file}`, loaded.flow);
+        const flow = parseBundled(`flows/${file}`, readFileSync(join(bundledDir, file), 'utf8'));
+        if (flow) this.bundled.set(`flows/${file}`, flow);
       }
     }
     if (keptDir && existsSync(keptDir)) this.readKept(keptDir);
