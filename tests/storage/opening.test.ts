@@ -13,7 +13,7 @@ import { MemoryError } from '../../server/storage/database.ts';
 import { openMemory } from '../../server/storage/memory.ts';
 import { openPglite } from '../../server/storage/pglite.ts';
 import { readMemorySettings } from '../../server/storage/settings.ts';
-import { pgliteTemplate } from '../support/test-memory.ts';
+import { emptyPgliteFolder, pgliteTemplate } from '../support/test-memory.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'kiosk-opening-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -79,7 +79,8 @@ describe('opening the memory', () => {
 
   it('refuses a folder another server of this process has open, and takes it once closed', async () => {
     const dir = join(scratch, 'shared');
-    const db = await openPglite(dir, { loadDataDir: await pgliteTemplate() });
+    await emptyPgliteFolder(dir);
+    const db = await openPglite(dir);
     expect(await refusal(() => openPglite(dir))).toBe(`KIOSK_DATA_DIR: the memory in ${dir} is in use by another kiosk server (process ${process.pid}); stop it, or set KIOSK_DATA_DIR to another folder.`);
     await db.close();
     await (await openPglite(dir)).close();
@@ -87,7 +88,7 @@ describe('opening the memory', () => {
 
   it('refuses a folder a living process holds, and takes over from one that died (kill -9, a power cut)', async () => {
     const dir = join(scratch, 'held');
-    await (await openPglite(dir, { loadDataDir: await pgliteTemplate() })).close();
+    await emptyPgliteFolder(dir);
     // The parent of this test process is alive; a process that ran and ended is not.
     writeFileSync(join(dir, 'memory.lock'), `${process.ppid}\n`);
     expect(await refusal(() => openPglite(dir))).toContain(`is in use by another kiosk server (process ${process.ppid})`);
@@ -100,7 +101,8 @@ describe('opening the memory', () => {
 
   it('says which process took the lock, so that another one given its id later (after a restart of the machine) holds nothing', async () => {
     const dir = join(scratch, 'reused');
-    const db = await openPglite(dir, { loadDataDir: await pgliteTemplate() });
+    await emptyPgliteFolder(dir);
+    const db = await openPglite(dir);
     const [, identity] = readFileSync(join(dir, 'memory.lock'), 'utf8').split('\n');
     expect(identity).toMatch(/^[0-9a-f-]{36} \d+$/);
     await db.close();

@@ -122,9 +122,8 @@ let places = 0;
 export async function testPlace(): Promise<TestPlace> {
   if (TEST_DATABASE_URL) return postgresPlace(TEST_DATABASE_URL);
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-memory-'));
-  // The folder starts from the template's files instead of running initdb again.
-  const first = await openPglite(dir, { loadDataDir: await pgliteTemplate() });
-  await first.close();
+  // The folder starts as a copy of an empty one instead of running initdb again.
+  await emptyPgliteFolder(dir);
   return {
     settings: { kind: 'pglite', dataDir: dir },
     open: () => openPglite(dir),

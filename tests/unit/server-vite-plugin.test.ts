@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../server/storage/pglite.ts';
 import { kioskApi } from '../../server/vite-plugin.ts';
 import { listen } from '../support/server-harness.ts';
-import { pgliteTemplate } from '../support/test-memory.ts';
+import { emptyPgliteFolder } from '../support/test-memory.ts';
 
 const MODULE = 'export const threads = 1; // not transformed\n';
 const ENV_NAMES = ['TTS_BASE_URL', 'TTS_VOICE', 'TTS_API_KEY', 'KIOSK_DATA_DIR', 'DATABASE_URL'];
@@ -29,8 +29,7 @@ beforeAll(async () => {
   writeFileSync(join(root, 'public', 'vad', 'ort-wasm-simd-threaded.mjs'), MODULE);
   writeFileSync(join(root, '.env'), 'TTS_BASE_URL=http://127.0.0.1:9/v1\nTTS_VOICE=nova\nTTS_API_KEY=sk-dev-only-77aa\nKIOSK_DATA_DIR=memory-here\n');
   // The folder starts from an empty database's files, so that the plugin opens it without PGlite's initdb.
-  const seeded = await openPglite(join(root, 'memory-here'), { loadDataDir: await pgliteTemplate() });
-  await seeded.close();
+  await emptyPgliteFolder(join(root, 'memory-here'));
   vite = await createServer({
     root,
     configFile: false,

@@ -12,7 +12,7 @@ import { openPglite } from '../../server/storage/pglite.ts';
 import { kioskApi } from '../../server/vite-plugin.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../servers/openai-fakes.ts';
 import { openPage } from '../support/realtime-page.ts';
-import { pgliteTemplate } from '../support/test-memory.ts';
+import { emptyPgliteFolder } from '../support/test-memory.ts';
 
 const KEY = 'sk-vite-dev-5e1b7c3a9d2f4068';
 const ENV_NAMES = ['STT_BASE_URL', 'STT_API_KEY', 'STT_MODEL', 'STT_MODE', 'KIOSK_DATA_DIR', 'DATABASE_URL'];
@@ -31,8 +31,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'kiosk-vite-realtime-'));
   writeFileSync(join(root, '.env'), `STT_BASE_URL=${fakes.baseURL}\nSTT_API_KEY=${KEY}\nSTT_MODEL=gpt-4o-transcribe\nSTT_MODE=realtime\nKIOSK_DATA_DIR=memory-here\n`);
   // The folder starts from an empty database's files, so that the plugin opens it without PGlite's initdb.
-  const seeded = await openPglite(join(root, 'memory-here'), { loadDataDir: await pgliteTemplate() });
-  await seeded.close();
+  await emptyPgliteFolder(join(root, 'memory-here'));
   vite = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [kioskApi({ log: (line) => logs.push(line) })], server: { host: '127.0.0.1', port: 0 } });
   await vite.listen();
   const address = vite.httpServer!.address() as { port: number };
