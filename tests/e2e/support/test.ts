@@ -6,10 +6,12 @@
 // Between two tests the tab is left (about:blank), everything the kiosk's origin stored is cleared
 // (IndexedDB, localStorage, sessionStorage, caches, service workers, cookies), and what the test
 // set on the tab or its context is undone (routes, permissions, offline, listeners); each test
-// sets the viewport and emulated media it asks for. A test is given a fresh context instead, and
-// its own is closed after it, when it asks for context options a kept tab cannot take (a service
-// worker allowed, touch), and its tab is not kept when it failed, opened another page, or changed
-// what cannot be undone (Playwright's clock, an init script, an exposed function, extra headers).
+// sets the viewport and emulated media it asks for. A worker keeps a tab for each kind of context
+// its tests ask for (with touch or without, a locale, a time zone, permissions), the two it used
+// last. A test is given a fresh context instead, and its own is closed after it, when it asks for
+// context options a kept tab cannot take (a service worker allowed, a phone's), and its tab is not
+// kept when it failed, opened another page, or changed what cannot be undone (Playwright's clock,
+// an init script, an exposed function, extra headers).
 
 import { test as base, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page } from '@playwright/test';
 
@@ -19,7 +21,7 @@ interface Kept {
   context: BrowserContext;
   page: Page;
   cdp: CDPSession;
-  /** the context options it was made with that a test may set otherwise (a locale, a time zone, permissions) */
+  /** the context options it was made with that a test may set otherwise (touch, a locale, a time zone, permissions) */
   made: string;
   /** the permissions it was made with, granted again after a test's are cleared */
   permissions: string[];
@@ -41,13 +43,16 @@ const MARKS_THE_TAB: readonly [object: 'page' | 'context' | 'clock', method: str
 /** The page events a test may listen to; the listeners it added go with it. */
 const TEST_EVENTS = ['console', 'pageerror', 'request', 'requestfinished', 'requestfailed', 'response', 'dialog', 'popup', 'framenavigated', 'load', 'domcontentloaded', 'websocket', 'worker'] as const;
 
-export const test = base.extend<object, { kept: { tab: Kept | null } }>({
+/** The most tabs a worker keeps, the ones it used last. */
+const KEPT_TABS = 2;
+
+export const test = base.extend<object, { kept: { tabs: Map<string, Kept> } }>({
   kept: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const kept: { tab: Kept | null } = { tab: null };
+      const kept = { tabs: new Map<string, Kept>() };
       await use(kept);
-      await kept.tab?.context.close();
+      for (const tab of kept.tabs.values()) await tab.context.close();
     },
     { scope: 'worker' },
   ],
@@ -58,28 +63,32 @@ export const test = base.extend<object, { kept: { tab: Kept | null } }>({
     if (locale) options.locale = locale;
     if (permissions) options.permissions = permissions;
     if (timezoneId) options.timezoneId = timezoneId;
-    const keepable = serviceWorkers === 'block' && !hasTouch && !isMobile;
+    const keepable = serviceWorkers === 'block' && !isMobile;
     if (!keepable) {
       const own = await browser.newContext(options);
       await use(own);
       await own.close();
       return;
     }
-    const made = JSON.stringify([locale, permissions, timezoneId]);
-    if (kept.tab && kept.tab.made !== made) {
-      await kept.tab.context.close();
-      kept.tab = null;
-    }
-    if (!kept.tab) {
+    const made = JSON.stringify([hasTouch, locale, permissions, timezoneId]);
+    let tab = kept.tabs.get(made);
+    if (tab) kept.tabs.delete(made); // put back below as the last used
+    else {
       const context = await browser.newContext(options);
       const page = await context.newPage();
-      kept.tab = { context, page, cdp: await context.newCDPSession(page), made, permissions: permissions ?? [] };
+      tab = { context, page, cdp: await context.newCDPSession(page), made, permissions: permissions ?? [] };
     }
-    await use(kept.tab.context);
+    kept.tabs.set(made, tab);
+    for (const [key, old] of kept.tabs) {
+      if (kept.tabs.size <= KEPT_TABS) break;
+      kept.tabs.delete(key);
+      await old.context.close();
+    }
+    await use(tab.context);
   },
 
   page: async ({ context, kept, viewport, baseURL, colorScheme, reducedMotion }, use, testInfo) => {
-    const tab = kept.tab?.context === context ? kept.tab : null;
+    const tab = [...kept.tabs.values()].find((t) => t.context === context) ?? null;
     if (!tab) {
       await use(await context.newPage());
       return;
@@ -109,7 +118,7 @@ export const test = base.extend<object, { kept: { tab: Kept | null } }>({
     for (const [event, before] of listening) for (const listener of events.listeners(event)) if (!before.has(listener)) events.off(event, listener as () => void);
     const keep = !marked && testInfo.status === testInfo.expectedStatus && context.pages().length === 1 && !page.isClosed() && (await tidy(tab, baseURL));
     if (!keep) {
-      kept.tab = null;
+      kept.tabs.delete(tab.made);
       await context.close();
     }
   },
