@@ -67,9 +67,16 @@ export async function emptyPgliteFolder(dir: string): Promise<void> {
   cpSync(folder, dir, { recursive: true });
 }
 
-/** Empties every table of the memory and starts its counts again from now. */
+/** The tables emptyDatabase empties: every one of the memory's but counts_since, which it restarts. */
+const TABLES = ['action_ids', 'pin_lock', 'outcome_counts', 'paired_devices', 'pairing_codes', 'pairing_salt', 'operator_sessions'];
+
+/**
+ * Empties every table of the memory and starts its counts again from now. DELETE, not TRUNCATE:
+ * on tables this small it does the same at a thirtieth of the cost (PGlite: 2 ms against 66 ms
+ * of CPU), and the tests empty the memory at every server they start.
+ */
 export async function emptyDatabase(db: Database): Promise<void> {
-  await db.exec('TRUNCATE action_ids, pin_lock, outcome_counts, paired_devices, pairing_codes, pairing_salt, operator_sessions; UPDATE counts_since SET since = now();');
+  await db.exec(`${TABLES.map((t) => `DELETE FROM ${t};`).join(' ')} UPDATE counts_since SET since = now();`);
 }
 
 let shared: Promise<Database> | undefined;
