@@ -221,12 +221,20 @@ export function dateInWords(iso: string, tag = 'en-US'): string | undefined {
   return format(tag, { dateStyle: 'long' }, new Date(`${iso}T00:00:00Z`));
 }
 
+/** What writesMonthFirst found for each tag: asked at every turn, and a formatter costs a millisecond to make. */
+const monthFirst = new Map<string, boolean>();
+
 /** True when the visit's locale writes a date with its month before its day (en-US: 3/5/1984). */
 export function writesMonthFirst(tag: string): boolean {
-  try {
-    const parts = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).formatToParts(new Date(Date.UTC(2000, 0, 2)));
-    return parts.findIndex((p) => p.type === 'month') < parts.findIndex((p) => p.type === 'day');
-  } catch {
-    return false;
+  let first = monthFirst.get(tag);
+  if (first === undefined) {
+    try {
+      const parts = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).formatToParts(new Date(Date.UTC(2000, 0, 2)));
+      first = parts.findIndex((p) => p.type === 'month') < parts.findIndex((p) => p.type === 'day');
+    } catch {
+      first = false;
+    }
+    if (monthFirst.size < 64) monthFirst.set(tag, first);
   }
+  return first;
 }
