@@ -6,7 +6,7 @@
 // and the unit tests.
 //
 //   1. Chromium and its headless shell (installed with apt-get if missing), then the production
-//      build and the type checks side by side.
+//      build and the two type checks (svelte-check, tsc) side by side.
 //   2. The voice tests: real speech played into Chromium in real time, with only the lanes at
 //      the lowest priority beside them (nice 19, which takes a core only when nothing else wants
 //      it): the light checks (the size check: no source file over 400 lines and no function over
@@ -18,10 +18,11 @@
 //   3. The touch tests (Chromium, waiting on the kiosk's own signals, which a busy machine only
 //      slows down), with what is left of the unit tests beside them at a milder priority (nice 10,
 //      for root, who may raise a priority again; elsewhere they stay at 19).
-//   4. The engine lanes, side by side after the touch tests (tests/engines: one browser each, a
-//      test at a time): Safari's engine (WebKitGTK's MiniBrowser over WebDriver, on Xvfb) and
-//      Firefox ESR (over WebDriver BiDi). Their browsers (and Xvfb and PulseAudio) are installed
-//      with apt-get, if missing, beside Chromium at the start.
+//   4. The engine lanes, side by side, once the unit tests are done (beside the touch tests'
+//      last minute), or after the touch tests if those end first (tests/engines: one browser
+//      each, a test at a time): Safari's engine (WebKitGTK's MiniBrowser over WebDriver, on Xvfb)
+//      and Firefox ESR (over WebDriver BiDi). Their browsers (and Xvfb and PulseAudio) are
+//      installed with apt-get, if missing, beside Chromium at the start.
 //
 // The browser tests print as they go; the other lanes' output is printed whole when they are done.
 // Exits non-zero when any part fails; a failed voice run still lets the rest run, to show all. The
@@ -155,18 +156,30 @@ async function quietLane(title, scripts, lanePriority) {
   return failed;
 }
 
-// The type checks beside the build, before anything runs in real time: both are short when they
-// have the machine. Then the lanes that only fill what the voice tests leave idle, at the lowest
+// The type checks beside the build, before anything runs in real time: all three are short when
+// they have the machine, and the two type checks (svelte-check, then tsc, in `npm run typecheck`)
+// run side by side, each on a core. Then the lanes that only fill what the voice tests leave idle, at the lowest
 // priority; once the voice tests are done, what is left of the unit tests runs at a milder one
 // beside the touch tests.
-const [buildFailed, typesFailed] = await Promise.all([lane(['build:quiet']), quietLane('type checks', ['typecheck'])]);
+const [buildFailed, svelteTypesFailed, nodeTypesFailed] = await Promise.all([
+  lane(['build:quiet']),
+  quietLane('type checks: the page (svelte-check)', ['typecheck:svelte']),
+  quietLane('type checks: Node, tests and tools (tsc)', ['typecheck:node']),
+]);
+const typesFailed = svelteTypesFailed ?? nodeTypesFailed;
 const lightFailed = quietLane('size check, import rules, README check, flow checks', ['check:sizes', 'check:imports', 'check:readme', 'test:flows'], priority(NICE_BESIDE_VOICE));
 const unitPriority = priority(NICE_BESIDE_VOICE);
 const unitFailed = quietLane('unit tests', ['test:unit'], unitPriority);
 const voiceFailed = buildFailed ?? (await lane(['test:voice']));
 renice(unitPriority, NICE_BESIDE_TOUCH);
-const touchFailed = buildFailed ? null : await lane(['test:touch']);
-const [webkitFailed, firefoxFailed] = buildFailed ? [null, null] : await Promise.all([quietLane("Safari's engine (WebKit)", ['test:webkit']), quietLane('Firefox', ['test:firefox'])]);
+const touchRun = buildFailed ? Promise.resolve(null) : lane(['test:touch']);
+// The engine lanes once the unit tests are done, or the touch tests if they end first: the touch
+// tests' last minute leaves room beside them.
+const enginesRun = buildFailed
+  ? Promise.resolve([null, null])
+  : Promise.race([touchRun, unitFailed]).then(() => Promise.all([quietLane("Safari's engine (WebKit)", ['test:webkit']), quietLane('Firefox', ['test:firefox'])]));
+const touchFailed = await touchRun;
+const [webkitFailed, firefoxFailed] = await enginesRun;
 const checkFailed = [typesFailed, await lightFailed, await unitFailed];
 
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
