@@ -58,9 +58,16 @@ function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Each run's pattern as a whole word, made once: the screens of a visit are searched for hundreds of runs each. */
+const wholeRun = new Map<string, RegExp>();
+
 /** The runs of `runs` found in `text`, each as a whole (never inside a longer word: "Start" is not in "Starten"). */
 function found(runs: readonly string[], text: string): string[] {
-  return runs.filter((run) => new RegExp(`(?<![\\p{L}\\p{N}])${escaped(run)}(?![\\p{L}\\p{N}])`, 'u').test(text));
+  return runs.filter((run) => {
+    let pattern = wholeRun.get(run);
+    if (!pattern) wholeRun.set(run, (pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped(run)}(?![\\p{L}\\p{N}])`, 'u')));
+    return pattern.test(text);
+  });
 }
 
 /** The English runs that `language` writes alike in its own catalog (German "Standard"), which say nothing of English on its screens. */
