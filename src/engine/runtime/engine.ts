@@ -8,7 +8,7 @@
 import { createActor, type Actor } from 'xstate';
 import type { Clock } from '../../ports/clock.ts';
 import type { LoadedFlow } from '../language/load-flow.ts';
-import { buildMachine } from './machine.ts';
+import { buildMachine, type MachineContext } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';
 import { flowStateMessage } from './lifecycle.ts';
 import { errorText, lastResort, toErrorState, type Recovered } from './recovery.ts';
@@ -203,8 +203,8 @@ export class FlowEngine {
   private checkStep(): void {
     const snapshot = this.actor.getSnapshot();
     if (snapshot.status === 'error') throw snapshot.error;
-    const next = snapshot.context.next;
-    if (next !== null) throw new Error(`flow engine: state "${snapshot.context.state}" has no edge to "${next.target}" (${next.cause})`);
+    const next = snapshot.context.session.next;
+    if (next !== null) throw new Error(`flow engine: state "${snapshot.context.session.state}" has no edge to "${next.target}" (${next.cause})`);
   }
 
   /**
@@ -216,8 +216,8 @@ export class FlowEngine {
   private recover(error: unknown, entered: boolean, input?: EngineInput | readonly EngineInput[]): EngineMessage[] {
     const kept = this.drain();
     const answers = input === undefined ? [] : failedCalls(input, kept);
-    const snapshot = this.actor.getSnapshot() as { context?: Session };
-    const base = entered && snapshot.context ? snapshot.context : null;
+    const snapshot = this.actor.getSnapshot() as { context?: MachineContext };
+    const base = entered && snapshot.context ? snapshot.context.session : null;
     const now = base?.now ?? this.madeAt;
     const report: EngineMessage = { type: 'engine_error', state: base?.state ?? this.loaded.flow.initial, message: errorText(error) };
     let recovered: Recovered;
@@ -234,7 +234,7 @@ export class FlowEngine {
 
   /** A running actor that stands in `session.state` with `session`, without entering it again. */
   private actorAt(session: Session): Actor<FlowMachine> {
-    const snapshot = this.machine.resolveState({ value: session.state as never, context: session });
+    const snapshot = this.machine.resolveState({ value: session.state as never, context: { session } });
     return this.watch(createActor(this.machine, { snapshot, input: session })).start();
   }
 
@@ -245,7 +245,7 @@ export class FlowEngine {
   }
 
   private get session(): Session {
-    return this.actor.getSnapshot().context;
+    return this.actor.getSnapshot().context.session;
   }
 
   get view(): EngineView {

@@ -29,6 +29,15 @@ interface GoEvent {
 
 const goEvent = (target: string): GoEvent => ({ type: `go.${target}` });
 
+/**
+ * The machine's context: the run's Session under one key. XState copies a context's own keys at
+ * every assign (three an engine step that moves: the step, the exit, the entry), and a Session
+ * has two dozen; one key keeps that copy to one.
+ */
+export interface MachineContext {
+  session: Session;
+}
+
 /** What the machine emits: the messages of one action's Turn, in the order they were made. */
 export interface MessageBatch {
   type: 'messages';
@@ -38,10 +47,13 @@ export interface MessageBatch {
 /** Runs one step's inputs on a Turn, highest priority first; the first transition wins. */
 export function decideStep(t: Turn, inputs: readonly EngineInput[]): void {
   expire(t);
-  const ordered = inputs
-    .map((input, i) => ({ input, i }))
-    .sort((a, b) => inputPriority(a.input) - inputPriority(b.input) || a.i - b.i)
-    .map((x) => x.input);
+  const ordered =
+    inputs.length < 2
+      ? inputs
+      : inputs
+          .map((input, i) => ({ input, i }))
+          .sort((a, b) => inputPriority(a.input) - inputPriority(b.input) || a.i - b.i)
+          .map((x) => x.input);
   for (const input of ordered) {
     if (t.decided) {
       if (input.type === 'tool_call') {
@@ -128,14 +140,14 @@ function makeMachine(flow: Flow, cat: Catalog) {
   states[END] = { type: 'final', entry: { type: 'enter', params: { id: END } } };
 
   // A Turn's messages leave as one emitted batch, in order: one emit per action, not per message.
-  const commit = (t: Turn, enqueue: { assign: (f: () => Session) => void; emit: (m: MessageBatch) => void }) => {
-    enqueue.assign(() => t.s);
+  const commit = (t: Turn, enqueue: { assign: (f: () => MachineContext) => void; emit: (m: MessageBatch) => void }) => {
+    enqueue.assign(() => ({ session: t.s }));
     if (t.out.length) enqueue.emit({ type: 'messages', messages: t.out });
   };
 
   return setup({
     types: {
-      context: {} as Session,
+      context: {} as MachineContext,
       events: {} as StepEvent | GoEvent,
       emitted: {} as MessageBatch,
       input: {} as Session,
@@ -143,28 +155,28 @@ function makeMachine(flow: Flow, cat: Catalog) {
     actions: {
       step: enqueueActions(({ context, event, enqueue }) => {
         if (event.type !== 'step') return;
-        const t = new Turn(flow, cat, context);
+        const t = new Turn(flow, cat, context.session);
         t.s.now = event.now;
         decideStep(t, event.inputs);
         commit(t, enqueue);
         if (t.s.next) enqueue.raise(goEvent(t.s.next.target));
       }),
       enter: enqueueActions(({ context, enqueue }, params: { id: string }) => {
-        const t = new Turn(flow, cat, context);
+        const t = new Turn(flow, cat, context.session);
         enterState(t, params.id);
         commit(t, enqueue);
         // An action called on entry that could not even be sent takes its failure path at once.
         if (t.s.next) enqueue.raise(goEvent(t.s.next.target));
       }),
       exit: enqueueActions(({ context, enqueue }, params: { id: string }) => {
-        const t = new Turn(flow, cat, context);
+        const t = new Turn(flow, cat, context.session);
         exitState(t, params.id);
         commit(t, enqueue);
       }),
     },
   }).createMachine({
     id: flow.id,
-    context: ({ input }) => input,
+    context: ({ input }) => ({ session: input }),
     initial: flow.initial,
     on: { step: { actions: 'step' } },
     // The state table is built from the flow at run time; XState checks it when the machine is made.

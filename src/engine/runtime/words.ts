@@ -9,6 +9,9 @@ export interface Word {
   end: number;
 }
 
+/** Text with nothing beyond ASCII. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Arabic vowel signs, the dagger alef and the tatweel: none changes which word it is. */
 const ARABIC_MARKS = /[\u064B-\u065F\u0670\u0640]/g;
 
@@ -19,8 +22,10 @@ const ARABIC_MARKS = /[\u064B-\u065F\u0670\u0640]/g;
  * nor the ta marbuta and alef maqsura spellings (ة → ه, ى → ي).
  */
 export function foldWord(word: string): string {
-  return word
-    .toLowerCase()
+  const lower = word.toLowerCase();
+  // Most words are plain ASCII once in lower case, which none of the changes below touches.
+  if (ASCII.test(lower)) return lower;
+  return lower
     .replace(/\u2019/g, "'")
     .replace(/ß/g, 'ss')
     .normalize('NFD')
