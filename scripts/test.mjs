@@ -156,11 +156,11 @@ async function quietLane(title, scripts, lanePriority) {
   return failed;
 }
 
-// The type checks beside the build, before anything runs in real time: all three are short when
-// they have the machine, and the two type checks (svelte-check, then tsc, in `npm run typecheck`)
-// run side by side, each on a core. Then the lanes that only fill what the voice tests leave idle, at the lowest
-// priority; once the voice tests are done, what is left of the unit tests runs at a milder one
-// beside the touch tests.
+// The two type checks (svelte-check and tsc, one after the other in `npm run typecheck`) side by
+// side with the build, before anything runs in real time: all three are short when they have the
+// machine. Then the lanes that only fill what the voice tests leave idle, at the lowest priority;
+// once the voice tests are done, what is left of the unit tests runs at a milder one beside the
+// touch tests.
 const [buildFailed, svelteTypesFailed, nodeTypesFailed] = await Promise.all([
   lane(['build:quiet']),
   quietLane('type checks: the page (svelte-check)', ['typecheck:svelte']),

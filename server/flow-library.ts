@@ -76,16 +76,16 @@ export function copySize(text: string): number {
 export const bundledSource = (name: string) => `flows/${name}.yaml`;
 
 /**
- * The bundled flows as parsed, by their file and text, for every library of this process: one
- * process that starts many servers (a test file starts hundreds) parses each flow once, not at
- * every start. A changed file has another text, so it is parsed again.
+ * Each bundled flow as last parsed, by its file, with the text it was parsed from, for every
+ * library of this process: one process that starts many servers (a test file starts hundreds)
+ * parses each flow once, not at every start. A changed file has another text, and is parsed again.
  */
-const parsedBundled = new Map<string, Flow | null>();
+const parsedBundled = new Map<string, { text: string; flow: Flow | null }>();
 
 function parseBundled(source: string, text: string): Flow | null {
-  const key = `${source}\n${text}`;
-  if (!parsedBundled.has(key)) parsedBundled.set(key, loadFlow(text, source).loaded?.flow ?? null);
-  return parsedBundled.get(key)!;
+  let parsed = parsedBundled.get(source);
+  if (parsed?.text !== text) parsedBundled.set(source, (parsed = { text, flow: loadFlow(text, source).loaded?.flow ?? null }));
+  return parsed.flow;
 }
 
 export class FlowLibrary {

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite } from '../../server/storage/pglite.ts';
 import { kioskApi } from '../../server/vite-plugin.ts';
 import { listen } from '../support/server-harness.ts';
 import { emptyPgliteFolder } from '../support/test-memory.ts';

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { openPglite } from '../../server/storage/pglite.ts';
 import { kioskApi } from '../../server/vite-plugin.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../servers/openai-fakes.ts';
 import { openPage } from '../support/realtime-page.ts';

@@ -44,17 +44,18 @@ export interface MessageBatch {
   messages: readonly EngineMessage[];
 }
 
+/** The inputs highest priority first, those of one priority in the order they came. */
+function byPriority(inputs: readonly EngineInput[]): EngineInput[] {
+  return inputs
+    .map((input, i) => ({ input, i }))
+    .sort((a, b) => inputPriority(a.input) - inputPriority(b.input) || a.i - b.i)
+    .map((x) => x.input);
+}
+
 /** Runs one step's inputs on a Turn, highest priority first; the first transition wins. */
 export function decideStep(t: Turn, inputs: readonly EngineInput[]): void {
   expire(t);
-  const ordered =
-    inputs.length < 2
-      ? inputs
-      : inputs
-          .map((input, i) => ({ input, i }))
-          .sort((a, b) => inputPriority(a.input) - inputPriority(b.input) || a.i - b.i)
-          .map((x) => x.input);
-  for (const input of ordered) {
+  for (const input of inputs.length < 2 ? inputs : byPriority(inputs)) {
     if (t.decided) {
       if (input.type === 'tool_call') {
         reject(t, input.name, input.call_id ?? t.id('call'), 'stale', 'a higher-priority event in the same step already moved the flow');
