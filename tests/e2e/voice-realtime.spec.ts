@@ -97,13 +97,15 @@ test('onboarding streamed over HTTPS from another machine, paired: audio goes ou
   await expectVisitorSaid(page, ['You: My name is Alex.', 'You: Yes.', 'You: Blue, please.']);
 
   // One commit per turn, each holding the line's speech, its first audio sent well before the
-  // commit (while the visitor was still speaking), in the flow's language, on the server's model.
+  // commit: while the visitor was still in the first half of the line (a turn sent whole goes at
+  // its commit; a page slowed by a busy machine starts streaming a few hundred ms late, which
+  // says nothing of the streaming), in the flow's language, on the server's model.
   const lines = fixture!.lines.filter((l) => l.kind === 'speech');
   expect(fakes.realtime.commits).toHaveLength(3);
   fakes.realtime.commits.forEach((c, i) => {
     const lineMs = lines[i]!.endMs - lines[i]!.startMs;
     expect(c.speechMs).toBeGreaterThan(lineMs - 250);
-    expect(c.firstAppendBeforeCommitMs).toBeGreaterThan(lineMs - 100);
+    expect(c.firstAppendBeforeCommitMs).toBeGreaterThan(lineMs / 2);
   });
   expect(fakes.realtime.sessions[0]).toMatchObject({ model: 'test-whisper', language: 'en', authorization: `Bearer ${TEST_KEYS.stt}` });
   // No turn went by upload, and the key is in nothing the page sent or received.
