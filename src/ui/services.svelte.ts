@@ -20,6 +20,7 @@ import { whenControlled } from '../pwa/register.ts';
 import type { VoiceParts, MarkFn } from './kiosk-voice.svelte.ts';
 import type { VoiceSettings } from './kiosk-settings.ts';
 import { detectorFor } from '../voice/turn-taking.ts';
+import { PageAudio } from './page-audio.ts';
 
 /** What the operator's test of one service came to (src/adapters/openai/service-checks.ts). */
 export interface ServiceCheck {
@@ -73,12 +74,14 @@ class LazyMicrophone implements Microphone {
   private inner: Promise<VadMicrophone> | null = null;
   /** counts opens and closes, so an open that a close overtook lets its microphone go */
   private openings = 0;
+  /** lets the page's audio rest again: the microphone listens through it from open to close */
+  private releaseAudio: (() => void) | null = null;
 
   constructor(
     private readonly onDefaultSpeechEnd: () => void,
     private readonly mark: MarkFn,
-    /** the page's AudioContext, which the detector runs on: woken in the Start tap, made without waking before it */
-    private readonly audioContext: (wake: boolean) => AudioContext,
+    /** the page's audio, whose AudioContext the detector runs on: woken in the Start tap, made without waking before it */
+    private readonly audio: PageAudio<AudioContext>,
   ) {}
 
   /**
@@ -111,19 +114,31 @@ class LazyMicrophone implements Microphone {
       void asked.then(stopTracks, () => undefined); // closed while the code was arriving
       return;
     }
-    return microphone.open(events, asked);
+    this.releaseAudio ??= this.audio.listen();
+    try {
+      await microphone.open(events, asked);
+    } catch (error) {
+      this.letAudioRest();
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
     this.openings++;
+    this.letAudioRest();
     if (this.inner) await (await this.inner).close();
+  }
+
+  private letAudioRest(): void {
+    this.releaseAudio?.();
+    this.releaseAudio = null;
   }
 
   private load(): Promise<VadMicrophone> {
     if (!this.inner) {
       this.mark('vk:detector-load');
       this.inner = import('../adapters/vad-web/microphone.ts').then(
-        ({ VadMicrophone }) => new VadMicrophone({ onDefaultSpeechEnd: this.onDefaultSpeechEnd, mark: this.mark, audioContext: this.audioContext }),
+        ({ VadMicrophone }) => new VadMicrophone({ onDefaultSpeechEnd: this.onDefaultSpeechEnd, mark: this.mark, audioContext: (wake) => this.audio.get(wake) }),
         (error: unknown) => {
           this.inner = null; // a network that failed once may not fail at the next Start
           throw error;
@@ -142,7 +157,17 @@ export class KioskServices {
   private retrying = false;
   private preloaded = false;
   private microphone: LazyMicrophone | null = null;
-  private context: AudioContext | null = null;
+  /** the state of the page's AudioContext (`none` before it is made): `suspended` while it rests */
+  audioState = $state<AudioContextState | 'none'>('none');
+  /** the page's one AudioContext, resting while nothing plays and no microphone listens */
+  private readonly audio = new PageAudio({
+    make: () => {
+      const context = new AudioContext();
+      context.addEventListener('statechange', () => (this.audioState = context.state));
+      this.audioState = context.state;
+      return context;
+    },
+  });
 
   constructor(
     private readonly origin: string,
@@ -199,6 +224,11 @@ export class KioskServices {
     void whenControlled().then(() => this.mic().preload());
   }
 
+  /** A tap or a key: the page's audio, if it rests, wakes inside the gesture (Safari resumes a context only from one). */
+  wakeAudio(): void {
+    this.audio.wake();
+  }
+
   get hasModel(): boolean {
     return this.config.llm !== null;
   }
@@ -226,7 +256,7 @@ export class KioskServices {
     const language = this.spokenLanguage(visitLanguage, home);
     // The detector hears through the page's AudioContext: made, or woken, inside this tap, as
     // Safari and Firefox let audio run only from a tap.
-    if (recognizer) this.audio();
+    if (recognizer) this.audio.get();
     return {
       microphone: recognizer ? this.mic() : null,
       recognizer,
@@ -267,9 +297,9 @@ export class KioskServices {
     if (tts && this.openai) {
       const voice = this.voiceSettings.voice ?? tts.voice;
       const byLanguage = tts.byLanguage ?? {};
-      voices.push(new this.openai.OpenAISpeech({ baseURL: this.url(API.tts), model: tts.model, voice, byLanguage, format: tts.format ?? 'auto', audioContext: () => this.audio() }));
+      voices.push(new this.openai.OpenAISpeech({ baseURL: this.url(API.tts), model: tts.model, voice, byLanguage, format: tts.format ?? 'auto', audioContext: () => this.audio.get(), queuedUntil: (end) => this.audio.playsUntil(end) }));
       // The tap that starts a visit lets audio play: make the context now, inside it.
-      this.audio();
+      this.audio.get();
     }
     if (browserSpeechAvailable()) voices.push(new BrowserSpeech());
     return voices;
@@ -280,18 +310,7 @@ export class KioskServices {
   }
 
   private mic(): LazyMicrophone {
-    this.microphone ??= new LazyMicrophone(() => this.mark('vk:vad-default-speech-end'), this.mark, (wake) => this.audio(wake));
+    this.microphone ??= new LazyMicrophone(() => this.mark('vk:vad-default-speech-end'), this.mark, this.audio);
     return this.microphone;
-  }
-
-  /**
-   * The page's one AudioContext, for the kiosk's voice and the voice detector alike; woken when
-   * suspended, unless `wake` is false: the detector's preload makes it while the kiosk waits (a
-   * browser gives audio no way out before a tap, so it stays suspended), and the Start tap wakes it.
-   */
-  private audio(wake = true): AudioContext {
-    this.context ??= new AudioContext();
-    if (wake && this.context.state === 'suspended') void this.context.resume();
-    return this.context;
   }
 }

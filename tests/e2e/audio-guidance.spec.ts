@@ -38,6 +38,7 @@ test('onboarding by keys alone: Enter starts with guidance, the name typed, a co
   await page.keyboard.press('Enter');
   await expect(kiosk(page)).toHaveAttribute('data-guidance', 'on');
   await heard(g, 'ask_name');
+  await expect(kiosk(page)).toHaveAttribute('data-audio', 'running');
   expect(g.said()).toContain('Audio guidance is on.');
   expect(g.said()).toContain("What's your first name?: empty.");
 
@@ -53,6 +54,17 @@ test('onboarding by keys alone: Enter starts with guidance, the name typed, a co
   // The end screen reads none of the visitor's answers (issue 31), only that it clears.
   expect(g.said()).toContain('This screen clears itself in 20 seconds.');
   expect(g.said()).not.toContain('First name: Kit.');
+
+  // Its last words played, the kiosk's audio rests (a running AudioContext renders silence all
+  // day); the next visitor's Enter wakes it, and the kiosk's voice plays on it again.
+  await expect(kiosk(page)).toHaveAttribute('data-audio', 'suspended', { timeout: 30_000 });
+  const playedBefore = await page.evaluate(() => performance.getEntriesByName('vk:tts-start').length);
+  const saidBefore = g.said().length;
+  await page.keyboard.press('Enter');
+  await expect(kiosk(page)).toHaveAttribute('data-audio', 'running');
+  await heard(g, 'ask_name');
+  expect(g.said().slice(saidBefore)).toContain('Audio guidance is on.');
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByName('vk:tts-start').length)).toBeGreaterThan(playedBefore);
 });
 
 test('visitor sign-in by keys alone: name and email typed, the host by its number, the rules agreed, the badge', async ({ browser }) => {

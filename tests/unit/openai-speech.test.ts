@@ -72,7 +72,8 @@ describe('streamed pcm', () => {
     const context = new FakeAudioContext();
     fake.tts.durationFor = (text) => (text.startsWith('One') ? 600 : 400);
     const started: string[] = [];
-    const speaker = new Speaker([voice(context)], 'en-US', { speaking: () => {}, sentenceStarted: (text) => started.push(text), failed: () => {} });
+    const ends: number[] = [];
+    const speaker = new Speaker([voice(context, { queuedUntil: (end) => ends.push(end) })], 'en-US', { speaking: () => {}, sentenceStarted: (text) => started.push(text), failed: () => {} });
     // Both sentences are ready before the first has played: the clock waits until all of their
     // second of audio is on it.
     context.hold();
@@ -85,6 +86,10 @@ describe('streamed pcm', () => {
     const { seconds, gaps } = backToBack(context.started);
     expect(seconds).toBeCloseTo(1, 6);
     for (const gap of gaps) expect(Math.abs(gap)).toBeLessThan(1e-9);
+    // The page's audio is told, piece by piece, where what is queued ends: at last the second sentence's end.
+    const last = context.started.at(-1)!;
+    expect(ends.at(-1)).toBeCloseTo(last.startAt! + last.duration, 9);
+    expect(ends).toEqual([...ends].sort((a, b) => a - b));
   });
 
   it('breaks off after what had arrived has played when the stream stalls: a timeout, and the request dropped', async () => {

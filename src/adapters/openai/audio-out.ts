@@ -89,12 +89,15 @@ export class Playhead {
   constructor(
     private readonly clock: ClipClock,
     private readonly leadS = LEAD_S,
+    /** told the new end at each piece placed */
+    private readonly queuedUntil: (clockTime: number) => void = () => {},
   ) {}
 
   /** Places a piece of `duration` seconds; returns the clock time it starts at. */
   place(duration: number): number {
     const at = Math.max(this.clock.now() + this.leadS, this.end);
     this.end = at + duration;
+    this.queuedUntil(this.end);
     return at;
   }
 

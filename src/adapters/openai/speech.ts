@@ -8,7 +8,7 @@ import { APIError } from 'openai';
 import { ServiceError } from '../../ports/service-error.ts';
 import type { SpeechFormat } from '../../ports/services.ts';
 import type { SpeakOptions, SpokenClip, TextToSpeech } from '../../ports/text-to-speech.ts';
-import { Playhead, throughVolume, type AudioOutput, type VolumeNode } from './audio-out.ts';
+import { LEAD_S, Playhead, throughVolume, type AudioOutput, type VolumeNode } from './audio-out.ts';
 import { BufferClip } from './buffer-clip.ts';
 import { createOpenAIClient } from './client.ts';
 import { abortError, RequestWatch, toServiceError } from './failures.ts';
@@ -24,6 +24,8 @@ export interface OpenAISpeechOptions {
   byLanguage?: Readonly<Record<string, string>>;
   /** the page's AudioContext (one, resumed on a tap, shared with everything that plays) */
   audioContext: () => AudioOutput;
+  /** told the clock time at which everything this voice has queued ends, at each piece queued (the context rests after it) */
+  queuedUntil?: (clockTime: number) => void;
   /** `auto` (default): pcm, and WAV once the service refuses it; `pcm` or `wav`: that alone */
   format?: SpeechFormat;
   /**
@@ -164,7 +166,7 @@ export class OpenAISpeech implements TextToSpeech {
 
   /** The end of everything this voice has queued on the audio clock (one for all its sentences). */
   private clock(): Playhead {
-    this.playhead ??= new Playhead({ now: () => this.context().currentTime });
+    this.playhead ??= new Playhead({ now: () => this.context().currentTime }, LEAD_S, this.options.queuedUntil);
     return this.playhead;
   }
 }
