@@ -4,6 +4,7 @@
 // last seen; --revoke refuses the device's next request.
 
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app.ts';
@@ -62,6 +63,7 @@ describe('npm run pair', () => {
 
     } finally {
       await place.remove();
+      rmSync(root, { recursive: true, force: true });
     }
   }, 300_000);
 });
