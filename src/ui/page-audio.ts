@@ -92,11 +92,6 @@ export class PageAudio<C extends RestingContext> {
     this.restLater();
   }
 
-  /** Whether the context is resting (suspended by its rest, or never woken). */
-  get resting(): boolean {
-    return this.context?.state === 'suspended';
-  }
-
   private restLater(): void {
     if (this.pending || this.listeners > 0) return;
     this.pending = true;

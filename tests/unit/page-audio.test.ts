@@ -51,7 +51,14 @@ function pageAudio() {
       due.run();
     }
   };
-  return { audio, context, pass, made: () => made, pending: () => checks.length };
+  /** The context is still running 100 ms before `ms` from now, and resting 100 ms after. */
+  const restsIn = (ms: number) => {
+    pass(ms - 100);
+    expect(context.state).toBe('running');
+    pass(200);
+    expect(context.state).toBe('suspended');
+  };
+  return { audio, context, pass, restsIn, made: () => made, pending: () => checks.length };
 }
 
 describe("the page's audio", () => {
@@ -65,55 +72,42 @@ describe("the page's audio", () => {
   });
 
   it('rests once it has gone unused for the time it stays awake, and wakes when asked for again', () => {
-    const { audio, context, pass } = pageAudio();
+    const { audio, context, restsIn } = pageAudio();
     audio.get();
-    pass(AWAKE_AFTER_USE_MS - 100);
-    expect(context.state).toBe('running');
-    pass(200);
-    expect(context.state).toBe('suspended');
-    expect(audio.resting).toBe(true);
+    restsIn(AWAKE_AFTER_USE_MS);
     audio.get();
     expect(context.state).toBe('running');
     expect(context.resumes).toBe(2);
   });
 
   it('counts a use made while it waits: the rest comes that long after the last one', () => {
-    const { audio, context, pass } = pageAudio();
+    const { audio, pass, restsIn } = pageAudio();
     audio.get();
     pass(AWAKE_AFTER_USE_MS / 2);
     audio.get();
-    pass(AWAKE_AFTER_USE_MS - 100);
-    expect(context.state).toBe('running');
-    pass(200);
-    expect(context.state).toBe('suspended');
+    restsIn(AWAKE_AFTER_USE_MS);
   });
 
   it('stays awake while a long sentence plays, and rests that long after its end', () => {
-    const { audio, context, pass } = pageAudio();
+    const { audio, context, restsIn } = pageAudio();
     audio.get();
     audio.playsUntil(context.currentTime + 25); // 25 s of speech queued
-    pass(25_000 + AWAKE_AFTER_USE_MS - 100);
-    expect(context.state).toBe('running');
-    pass(200);
-    expect(context.state).toBe('suspended');
+    restsIn(25_000 + AWAKE_AFTER_USE_MS);
   });
 
   it('waits for an audio clock running late: nothing queued is cut off', () => {
-    const { audio, context, pass } = pageAudio();
+    const { audio, context, pass, restsIn } = pageAudio();
     audio.get();
     audio.playsUntil(2);
     context.stalled = true; // the audio thread gets no time: its clock stands while the page's runs on
     pass(AWAKE_AFTER_USE_MS * 3);
     expect(context.state).toBe('running');
     context.stalled = false;
-    pass(2000 - 100);
-    expect(context.state).toBe('running');
-    pass(200);
-    expect(context.state).toBe('suspended');
+    restsIn(2000);
   });
 
   it('never rests while a microphone listens through it, and rests after it stops', () => {
-    const { audio, context, pass, pending } = pageAudio();
+    const { audio, context, pass, pending, restsIn } = pageAudio();
     const stop = audio.listen();
     expect(context.state).toBe('running');
     pass(AWAKE_AFTER_USE_MS * 10);
@@ -125,10 +119,7 @@ describe("the page's audio", () => {
     pass(AWAKE_AFTER_USE_MS * 2);
     expect(context.state).toBe('running');
     stopToo();
-    pass(AWAKE_AFTER_USE_MS - 100);
-    expect(context.state).toBe('running');
-    pass(200);
-    expect(context.state).toBe('suspended');
+    restsIn(AWAKE_AFTER_USE_MS);
     expect(pending()).toBe(0);
   });
 
@@ -142,7 +133,7 @@ describe("the page's audio", () => {
   });
 
   it('is woken by a tap only when it was made: a tap on the idle screen makes none', () => {
-    const { audio, context, pass, made } = pageAudio();
+    const { audio, context, pass, made, restsIn } = pageAudio();
     audio.wake();
     expect(made()).toBe(0);
     audio.get();
@@ -150,10 +141,7 @@ describe("the page's audio", () => {
     expect(context.state).toBe('suspended');
     audio.wake();
     expect(context.state).toBe('running');
-    pass(AWAKE_AFTER_USE_MS - 100);
-    expect(context.state).toBe('running');
-    pass(200);
-    expect(context.state).toBe('suspended');
+    restsIn(AWAKE_AFTER_USE_MS);
   });
 
   it('leaves a context it did not wake alone, and one the browser closed', () => {
