@@ -19,7 +19,7 @@ import { VirtualClock } from '../src/ports/clock.ts';
 import { buildBaselineMachine, type BaselineEvent } from './baseline-machine.ts';
 import { ADVANCE_TOOL, chainSteps, flowYaml, walk, type Step, type WalkEvent } from './generate-flow.ts';
 import { worstCappedPattern } from './patterns.ts';
-import { quantile } from './stats.ts';
+import { quantile, summarize } from './stats.ts';
 
 const STATE_COUNT = 200;
 
@@ -321,10 +321,6 @@ function ratiosOfAnotherProcess(): Record<string, number> {
   return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
 }
 
-function median(xs: readonly number[]): number {
-  return quantile([...xs].sort((a, b) => a - b), 0.5);
-}
-
 /** Fails (exit 1) when the median ratio of CHECK_PROCESSES processes is above its limit and margin; says what each was. */
 function checkLimits(own: Record<string, number>): void {
   const limits = JSON.parse(readFileSync(new URL('./limits.json', import.meta.url), 'utf8')) as Limits;
@@ -339,7 +335,7 @@ function checkLimits(own: Record<string, number>): void {
       failed = true;
       continue;
     }
-    const ratio = median(seen);
+    const ratio = summarize(seen)!.p50;
     const most = limit * (1 + limits.margin);
     const verdict = ratio <= limit ? 'ok' : ratio <= most ? `over the limit, within the ${limits.margin * 100}% margin for a busy machine` : 'TOO SLOW';
     failed ||= ratio > most;

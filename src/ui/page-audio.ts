@@ -35,7 +35,7 @@ export class PageAudio<C extends RestingContext> {
   private listeners = 0;
   /** the audio clock's time at which everything queued so far has been played */
   private playedUntil = 0;
-  /** when the context was last asked for (on `now`'s clock) */
+  /** when the context was last used, on `now`'s clock: asked for, or (ahead of now) when what is queued is expected to end */
   private lastUse = 0;
   /** whether a check of the rest is waiting to run */
   private pending = false;
