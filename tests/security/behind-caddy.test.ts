@@ -131,5 +131,5 @@ describe('behind Caddy, as deploy/Caddyfile sets it up', () => {
     });
     expect(JSON.parse(first)).toMatchObject({ type: 'session.created' });
     socket.close();
-  }, 60_000);
+  });
 });

@@ -70,7 +70,7 @@ function state(pid: number): string | null {
 }
 
 describe('the memory after a kill -9', () => {
-  it('a server killed and not yet reaped (a zombie) holds no lock: one started at once on its folder starts', { timeout: 120_000 }, async () => {
+  it('a server killed and not yet reaped (a zombie) holds no lock: one started at once on its folder starts', async () => {
     const cwd = join(scratch, 'site');
     mkdirSync(join(cwd, 'dist'), { recursive: true });
     writeFileSync(join(cwd, 'dist', 'index.html'), SITE_PAGE);

@@ -10,3 +10,11 @@ export const DEEP = process.env['DEEP_TESTS'] === '1';
 export function cases(deep: number, share: number): number {
   return DEEP ? deep : share;
 }
+
+/**
+ * The ceiling of a randomized test that walks a whole flow: a guard against a hang, never a
+ * measure of speed. Such a test is CPU work that `npm test` runs at the lowest priority beside the
+ * browser tests, and a second test run on the machine can stretch two minutes alone to many; a
+ * deep run tries every case.
+ */
+export const WALK_CEILING_MS = DEEP ? 30 * 60_000 : 10 * 60_000;

@@ -14,7 +14,7 @@ import type { EngineMessage } from '../../src/engine/runtime/messages.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { only, ofType, startFlow, types, type Harness } from '../support/engine-harness.ts';
 import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs.ts';
-import { cases } from '../support/sample-sizes.ts';
+import { cases, WALK_CEILING_MS } from '../support/sample-sizes.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -333,7 +333,7 @@ function waysIn(flow: LoadedFlow, stepsAt: (state: string) => fc.Arbitrary<Plann
 describe('every state of the example flows resumes equal', () => {
   for (const path of EXAMPLES) {
     const file = relative(REPO, path);
-    it(`${file}: each state, reached by the shortest way found, and at random points of random runs`, { timeout: 120_000 }, () => {
+    it(`${file}: each state, reached by the shortest way found, and at random points of random runs`, { timeout: WALK_CEILING_MS }, () => {
       const flow = loaded(readFileSync(path, 'utf8'));
       const stepsAt = stepsIn(flow);
       const ways = waysIn(flow, stepsAt);

@@ -18,7 +18,7 @@ import { isRefusal } from '../../src/engine/runtime/yes-no.ts';
 import { VirtualClock } from '../../src/ports/clock.ts';
 import { messageShapeProblems } from '../support/message-shape.ts';
 import { resolveStep, stepsIn, type PlannedStep } from '../support/random-inputs.ts';
-import { cases } from '../support/sample-sizes.ts';
+import { cases, WALK_CEILING_MS } from '../support/sample-sizes.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OWN_FLOWS = join(REPO, 'flows');
@@ -219,7 +219,7 @@ describe('the flow engine under random input', () => {
 
   for (const path of flowFiles) {
     const file = relative(REPO, path);
-    it(`${file}: every invariant holds after every step`, { timeout: 120_000 }, () => {
+    it(`${file}: every invariant holds after every step`, { timeout: WALK_CEILING_MS }, () => {
       const result = loadFlow(readFileSync(path, 'utf8'), file);
       expect(result.loaded, result.diagnostics.map(formatDiagnostic).join('\n')).toBeDefined();
       const loaded = result.loaded!;

@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/engine/language/diagnostics.ts';
 import { loadFlow } from '../../src/engine/language/load-flow.ts';
-import { cases, DEEP } from '../support/sample-sizes.ts';
+import { cases, WALK_CEILING_MS } from '../support/sample-sizes.ts';
 
 /** Checks that need more than the node they are about, so no JSON Schema can make them; each with why. */
 const WHOLE_FLOW: readonly { test: (d: Diagnostic) => boolean; why: string }[] = [
@@ -164,7 +164,7 @@ describe('vfdl check and the JSON Schema agree', () => {
   // in npm test, where the unit tests run at a low priority beside three browsers. A deep run judges
   // each of the ten thousand mutations of the largest flow, minutes on a two-core machine, and
   // more as the flows grow.
-  it.each(FLOWS)('on every mutation of flows/%s', { timeout: DEEP ? 30 * 60_000 : 300_000 }, (name) => {
+  it.each(FLOWS)('on every mutation of flows/%s', { timeout: WALK_CEILING_MS }, (name) => {
     const data = parse(readFileSync(new URL(`../../flows/${name}`, import.meta.url), 'utf8')) as unknown;
     expect(checkerVerdict(data).accepted).toBe(true);
     expect(validate(data)).toBe(true);
