@@ -7,8 +7,7 @@
 // answers run the same way, for their end of speech under both rules.
 
 import { readFileSync } from 'node:fs';
-import { transcriptsForParts } from '../tests/support/voice-kiosk.ts';
-import type { FixtureLine, FixtureName } from '../tests/support/audio-fixtures.ts';
+import { recordingOf, type FixtureLine, type FixtureName } from '../tests/support/audio-fixtures.ts';
 import type { Findings } from './voice-findings.ts';
 import { named, readMarks, untilPageTime } from './voice-marks.ts';
 import { clockOf, eachRun } from './voice-scenarios.ts';
@@ -55,7 +54,8 @@ export async function falseCutoffs(runs: number, findings: Findings): Promise<vo
         const lines = spokenLines(kiosk.fixture);
         kiosk.fakes.realtime.latency({ finalAfterCommitMs: TYPICAL_CLOUD.sttFinalMs });
         kiosk.fakes.llm.script([{ reply: { text: '' } }]);
-        kiosk.fakes.stt.script(transcriptsForParts(kiosk.fixture, lines.map((l) => l.parts ?? [l.text])));
+        // Each commit gets the words its audio holds, by their times in the recording, wherever the kiosk cut.
+        kiosk.fakes.stt.hear(recordingOf(kiosk.fixture!));
         const listening = await startVisit(kiosk, findings);
         await untilPageTime(kiosk.page, listening + lines.at(-1)!.endMs + LONGEST_WAIT_MS + 1500);
         const marks = await readMarks(kiosk.page);

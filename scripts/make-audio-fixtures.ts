@@ -2,7 +2,8 @@
 // (in the list's voice, or the fixture's own: a German visitor in German), or a line is cut from
 // a recording of a person that a Debian package ships (pocketsphinx-testdata), sox resamples it
 // and makes the noise bursts, and this script trims every clip to its sound, joins the clips with
-// exact silences, writes the WAVs, then measures and checks them. Run it through
+// exact silences, writes the WAVs, then measures and checks them and finds where each word lies
+// (scripts/fixture-word-times.ts). Run it through
 // scripts/make-audio-fixtures.sh, with fixture names to make only those; the same list and tools
 // give the same bytes.
 
@@ -11,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeWav } from '../src/voice/wav.ts';
+import { wordTimes } from './fixture-word-times.ts';
 import { AUDIO_FIXTURES_DIR, FIXTURE_NAMES, type FixtureLine, type FixtureManifest, type FixtureSpan } from '../tests/support/audio-fixtures.ts';
 
 /**
@@ -228,7 +230,10 @@ function make(spec: FixtureSpec): FixtureManifest {
   writeFileSync(raw, new Uint8Array(samples.buffer));
   execFileSync('sox', ['-D', '-R', ...rawOut, raw, wavPath]);
   const measured = measure(wavPath, placed);
-  const manifest: FixtureManifest = { file: `${spec.name}.wav`, sampleRate: measured.sampleRate, durationMs: ms(measured.length), lines: measured.lines };
+  // The recordings of people are English (CMU's test data), as espeak-ng's voice is unless the fixture names another.
+  const english = (spec.voice ?? list.voice).startsWith('en');
+  const lines = measured.lines.map((line) => (line.kind === 'speech' ? { ...line, ...wordTimes(wavPath, work, line, english) } : line));
+  const manifest: FixtureManifest = { file: `${spec.name}.wav`, sampleRate: measured.sampleRate, durationMs: ms(measured.length), lines };
   check(spec.name, spec, manifest, wavPath);
   writeFileSync(`${AUDIO_FIXTURES_DIR}${spec.name}.json`, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

@@ -18,7 +18,7 @@ import type {
   SessionUpdatedEvent,
 } from 'openai/resources/realtime/realtime';
 import type { RawData, WebSocket } from 'ws';
-import { speechSpan } from './fake-transcriptions.ts';
+import { speechSpan, type Audio } from './fake-transcriptions.ts';
 import { wallClock, type ServiceTime } from './fake-http.ts';
 import { checkSessionUpdate, realtimeId, type TranscriptionSession } from './fake-realtime-config.ts';
 
@@ -85,8 +85,8 @@ export interface RealtimeCommit {
 /** What a socket asks of the fake that holds it. */
 export interface SessionHost {
   latency(): RealtimeLatency;
-  /** the next scripted text for a segment with `speechMs` of speech */
-  transcribe(speechMs: number): string;
+  /** the next scripted text for a segment with `speechMs` of speech (or the words of the recording its audio holds) */
+  transcribe(speechMs: number, audio: Audio): string;
   /** a staged drop at this point, if any (and counts it) */
   takeDrop(at: 'append' | 'commit'): DropHow | null;
   committed(commit: Omit<RealtimeCommit, 'session'>, record: RealtimeSessionRecord): void;
@@ -180,7 +180,8 @@ export class FakeRealtimeSession {
       const message = `Error committing input audio buffer: buffer too small. Expected at least ${MIN_COMMIT_MS}ms of audio, but buffer only has ${audioMs.toFixed(2)}ms of audio.`;
       return this.error('input_audio_buffer_commit_empty', message, null, eventId);
     }
-    const speechMs = speechSpan(toFloat(Buffer.concat(this.buffer)), PCM_RATE);
+    const samples = toFloat(Buffer.concat(this.buffer));
+    const speechMs = speechSpan(samples, PCM_RATE);
     const itemId = realtimeId('item');
     const previous = this.lastItemId;
     const commit = {
@@ -191,7 +192,7 @@ export class FakeRealtimeSession {
       appends: this.turnAppends,
       clears: this.turnClears,
       firstAppendBeforeCommitMs: Math.round(performance.now() - (this.firstAppendAt ?? performance.now())),
-      transcript: this.record.model === undefined ? null : this.host.transcribe(speechMs),
+      transcript: this.record.model === undefined ? null : this.host.transcribe(speechMs, { samples, sampleRate: PCM_RATE }),
     };
     this.lastItemId = itemId;
     this.emptyBuffer();

@@ -190,7 +190,7 @@ export class FakeRealtime {
   private host(record: RealtimeSessionRecord): SessionHost {
     return {
       latency: () => this.profile,
-      transcribe: (speechMs) => this.stt.answerPart(speechMs),
+      transcribe: (speechMs, audio) => this.stt.answerPart(speechMs, audio),
       takeDrop: (at) => this.takeDrop(at),
       committed: (commit) => {
         // A session cleared away by reset() is no longer in the records.

@@ -1,8 +1,10 @@
 // The fake `POST /v1/audio/transcriptions`: checks the multipart request as OpenAI would, measures
-// the WAV it was sent (format, duration, where the speech is) and answers from a scripted queue.
+// the WAV it was sent (format, duration, where the speech is) and answers from a scripted queue,
+// or with the words the audio holds of a recording it was given (heard-recording.ts).
 
 import type { ServerResponse } from 'node:http';
 import { decodeWav } from '../../src/voice/wav.ts';
+import type { HeardRecording } from './heard-recording.ts';
 import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, sendJson, wallClock, type OutageMode, type ServiceTime } from './fake-http.ts';
 
 /** One scripted transcript; when the segment's speech falls outside min/max, the fake says so. */
@@ -39,10 +41,20 @@ export class FakeTranscriptions {
   /** how long to take over a request, by the length of its audio (a latency profile; default none) */
   delayFor: (audioMs: number) => number = () => 0;
   private queue: SttEntry[] = [];
+  /** the recording the audio is cut from, when a test gives one: its words are the answers (hear) */
+  private recording: HeardRecording | null = null;
   /** a line the realtime fake is answering in pieces: its words, the speech heard of it, the words given */
   private piece: { entry: SttEntry; words: string[]; heardMs: number; given: number } | null = null;
   private readonly failures = new FailureSwitch<OutageMode>();
   private readonly requestWaiter = new CountWaiter(() => this.requests.length);
+
+  /**
+   * Answers every request from now on with the words of `recording` that its audio holds,
+   * wherever the kiosk cut its turns (the scripted queue is not used); null goes back to the queue.
+   */
+  hear(recording: HeardRecording | null): void {
+    this.recording = recording;
+  }
 
   /** Replaces the queue of answers: one entry per (non-silent) request, in order. */
   script(entries: SttEntry[]): void {
@@ -67,6 +79,7 @@ export class FakeTranscriptions {
   reset(): void {
     this.queue = [];
     this.piece = null;
+    this.recording = null;
     this.requests.length = 0;
     this.times.length = 0;
     this.delayFor = () => 0;
@@ -78,8 +91,9 @@ export class FakeTranscriptions {
     const time: ServiceTime = { receivedAt: wallClock() };
     const watch = new ClientWatch(res, () => {});
     let request: SttRequest;
+    let audio: Audio;
     try {
-      request = await parse(raw, contentType);
+      ({ request, audio } = await parse(raw, contentType));
     } catch (error) {
       if (error instanceof BadRequest) return sendError(res, 400, error.message, { param: error.param, code: error.code });
       throw error;
@@ -90,7 +104,7 @@ export class FakeTranscriptions {
     const failure = this.failures.take();
     if (failure && performOutage(failure, res, watch)) return;
     if (!(await watch.pause(this.delayFor(request.durationMs)))) return;
-    const text = this.answer(request);
+    const text = this.answerFor(request.speechMs, audio);
     const format = request.response_format ?? 'json';
     time.answeredAt = wallClock();
     if (format === 'text') {
@@ -103,18 +117,16 @@ export class FakeTranscriptions {
     }
   }
 
-  private answer(request: SttRequest): string {
-    return this.answerFor(request.speechMs);
-  }
-
   /**
    * The next scripted text, for a segment holding `speechMs` of speech (as `speechSpan` measures
    * it): '' for silence (nothing is taken from the queue) or an empty queue, and a note in
    * brackets when the speech is outside the entry's bounds. The realtime fake answers each
-   * commit from here too, so a test scripts once for either way of transcribing.
+   * commit from here too, so a test scripts once for either way of transcribing. Hearing a
+   * recording, the words `audio` holds of it instead.
    */
-  answerFor(speechMs: number): string {
+  answerFor(speechMs: number, audio?: Audio): string {
     if (speechMs === 0) return '';
+    if (this.recording && audio) return this.recording.transcribe(audio.samples, audio.sampleRate);
     if (this.piece) return this.answerPiece(speechMs);
     const entry = this.queue.shift();
     if (!entry) return '';
@@ -129,8 +141,9 @@ export class FakeTranscriptions {
    * share of the words; the piece that completes the line's speech gets the rest. The pieces'
    * words joined are the line, as a real service transcribing the pieces would give.
    */
-  answerPart(speechMs: number): string {
+  answerPart(speechMs: number, audio?: Audio): string {
     if (speechMs === 0) return '';
+    if (this.recording && audio) return this.recording.transcribe(audio.samples, audio.sampleRate);
     if (!this.piece) {
       const entry = this.queue[0];
       if (!entry || speechMs >= (entry.minSpeechMs ?? 0)) return this.answerFor(speechMs);
@@ -160,7 +173,13 @@ export class FakeTranscriptions {
   }
 }
 
-async function parse(raw: Buffer, contentType: string): Promise<SttRequest> {
+/** The audio of a request or a commit, for a double that hears a recording. */
+export interface Audio {
+  samples: Float32Array;
+  sampleRate: number;
+}
+
+async function parse(raw: Buffer, contentType: string): Promise<{ request: SttRequest; audio: Audio }> {
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
     throw new BadRequest('Invalid Content-Type header; expected multipart/form-data with a boundary.', null);
   }
@@ -189,7 +208,7 @@ async function parse(raw: Buffer, contentType: string): Promise<SttRequest> {
     throw new BadRequest(`Invalid file format (${(error as Error).message}). Supported formats: ['wav']`, 'file', 'invalid_value');
   }
   if (wav.samples.length === 0) throw new BadRequest('Audio file is too short. Minimum audio length is 0.1 seconds.', 'file', 'audio_too_short');
-  return {
+  const request = {
     model,
     language,
     response_format: format,
@@ -201,6 +220,7 @@ async function parse(raw: Buffer, contentType: string): Promise<SttRequest> {
     durationMs: Math.round((wav.samples.length / wav.sampleRate) * 1000),
     speechMs: speechSpan(wav.samples, wav.sampleRate),
   };
+  return { request, audio: { samples: wav.samples, sampleRate: wav.sampleRate } };
 }
 
 function optionalField(form: FormData, name: string): string | undefined {

@@ -4,6 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { decodeWav } from '../../src/voice/wav.ts';
+import { HeardRecording } from '../servers/heard-recording.ts';
 
 /** The fixtures that tests/fixtures/audio/fixtures.json defines. */
 export const FIXTURE_NAMES = [
@@ -34,6 +36,15 @@ export interface FixtureLine extends FixtureSpan {
   pauses?: FixtureSpan[];
   /** what each part of a line spoken in parts says (`text` is them joined) */
   parts?: string[];
+  /** each word of `text` and where it lies in the file (a speech line of a made fixture) */
+  words?: FixtureWord[];
+  /** how `words` were placed: by pocketsphinx's alignment, or spread over each part by letters */
+  timed?: 'aligned' | 'letters';
+}
+
+/** One word of a line, as the line's text spells it, and where it lies in the file. */
+export interface FixtureWord extends FixtureSpan {
+  text: string;
 }
 
 /** What `<name>.json` beside each WAV holds. */
@@ -63,4 +74,39 @@ export function loadFixture(name: FixtureName): AudioFixture {
 /** Chromium's flag that plays the fixture once as the microphone, then silence. */
 export function fakeMicrophoneFlag(fixture: AudioFixture): string {
   return `--use-file-for-fake-audio-capture=${fixture.path}%noloop`;
+}
+
+/** A speech line's parts (its text, when it has none) and the stretch of sound each fills. */
+export function partSpans(line: FixtureLine): { text: string; span: FixtureSpan }[] {
+  const texts = line.parts ?? [line.text];
+  const pauses = line.pauses ?? [];
+  if (texts.length !== pauses.length + 1) throw new Error(`"${line.text}": ${texts.length} parts for ${pauses.length} pauses`);
+  return texts.map((text, i) => ({ text, span: { startMs: i === 0 ? line.startMs : pauses[i - 1]!.endMs, endMs: i === pauses.length ? line.endMs : pauses[i]!.startMs } }));
+}
+
+/** `words` spread over `span` by their letters, as if every letter took as long to say. */
+export function estimatePart(words: readonly string[], span: FixtureSpan): FixtureWord[] {
+  const weight = (w: string) => Math.max(1, [...w.replace(/[^\p{L}\p{N}]/gu, '')].length) + 1;
+  const total = words.reduce((sum, w) => sum + weight(w), 0);
+  let at = 0;
+  return words.map((text) => {
+    const startMs = Math.round(span.startMs + ((span.endMs - span.startMs) * at) / total);
+    at += weight(text);
+    return { text, startMs, endMs: Math.round(span.startMs + ((span.endMs - span.startMs) * at) / total) };
+  });
+}
+
+/** The line's words and where each lies: the manifest's, or spread by letters over its parts. */
+export function lineWords(line: FixtureLine): FixtureWord[] {
+  return line.words ?? partSpans(line).flatMap(({ text, span }) => estimatePart(text.split(/\s+/).filter(Boolean), span));
+}
+
+/**
+ * The fixture as a transcription double hears it (`fakes.stt.hear`): each request or commit is
+ * answered with the words of the fixture's spoken lines that its audio holds, by the word times
+ * in the manifest (spread by letters over each part where it has none).
+ */
+export function recordingOf(fixture: AudioFixture): HeardRecording {
+  const wav = decodeWav(readFileSync(fixture.path));
+  return new HeardRecording(wav.samples, wav.sampleRate, fixture.lines.filter((l) => l.kind === 'speech').flatMap(lineWords));
 }

@@ -12,12 +12,16 @@ export const REALTIME_RATE = 24_000;
 
 /** Line `index` of fixture `name` with `padMs` of what surrounds it, at 24 kHz, from -1 to 1. */
 export function fixtureLine24k(name: FixtureName, index: number, padMs = 300): Float32Array {
-  const fixture = loadFixture(name);
-  const line = fixture.lines[index];
+  const line = loadFixture(name).lines[index];
   if (!line) throw new Error(`${name} has no line ${index}`);
-  const wav = decodeWav(readFileSync(fixture.path));
+  return fixtureSpan24k(name, line.startMs - padMs, line.endMs + padMs);
+}
+
+/** The stretch of fixture `name` from `startMs` to `endMs`, at 24 kHz, from -1 to 1. */
+export function fixtureSpan24k(name: FixtureName, startMs: number, endMs: number): Float32Array {
+  const wav = decodeWav(readFileSync(loadFixture(name).path));
   const at = (ms: number) => Math.max(0, Math.min(wav.samples.length, Math.round((ms / 1000) * wav.sampleRate)));
-  return new StreamResampler(wav.sampleRate, REALTIME_RATE).push(wav.samples.subarray(at(line.startMs - padMs), at(line.endMs + padMs)));
+  return new StreamResampler(wav.sampleRate, REALTIME_RATE).push(wav.samples.subarray(at(startMs), at(endMs)));
 }
 
 /** `samples` as little-endian 16-bit PCM in base64 pieces of `pieceMs` each (the last one shorter). */

@@ -10,7 +10,8 @@ import type { OpenAIRealtimeError } from 'openai/realtime/internal-base';
 import type { RealtimeServerEvent, SessionUpdateEvent } from 'openai/resources/realtime/realtime';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../servers/openai-fakes.ts';
-import { fixtureLine24k, pcm16Pieces, silencePiece } from '../support/realtime-audio.ts';
+import { loadFixture, recordingOf } from '../support/audio-fixtures.ts';
+import { fixtureLine24k, fixtureSpan24k, pcm16Pieces, silencePiece } from '../support/realtime-audio.ts';
 
 let fakes: FakeOpenAI;
 const opened: OpenAIRealtimeWS[] = [];
@@ -176,6 +177,25 @@ describe('the Realtime transcription double, through the openai package', () => 
     expect(committed[1]!.previous_item_id).toBe(committed[0]!.item_id);
     expect(fakes.realtime.commits.map((c) => c.clears)).toEqual([0, 1]);
     expect(fakes.realtime.sessions[0]!.clears).toBe(1);
+  });
+
+  it('hearing a recording, answers each commit with the words its audio holds: a line cut at its pause gets the words before it, then those after', async () => {
+    const fixture = loadFixture('paused-people');
+    fakes.stt.hear(recordingOf(fixture));
+    const { rt, heard } = openTranscription();
+    await whenOpen(rt);
+    rt.send(transcription);
+    // "two nine three … four zero", cut in its pause as the kiosk's early start cuts it, each stretch with the silence a page sends around it.
+    const line = fixture.lines[2]!;
+    const pause = line.pauses![0]!;
+    const cut = (pause.startMs + pause.endMs) / 2;
+    for (const [from, to] of [[line.startMs - 300, cut], [cut, line.endMs + 300]] as const) {
+      for (const audio of pcm16Pieces(fixtureSpan24k('paused-people', from, to))) rt.send({ type: 'input_audio_buffer.append', audio });
+      rt.send({ type: 'input_audio_buffer.commit' });
+    }
+    const first = await heard.next('conversation.item.input_audio_transcription.completed');
+    const second = await heard.next('conversation.item.input_audio_transcription.completed');
+    expect([first.transcript, second.transcript]).toEqual(['two nine three', 'four zero']);
   });
 
   it('refuses a commit of less than 100 ms, another session type and unknown events, as OpenAI does', async () => {
