@@ -3,7 +3,7 @@
 // aligned by pocketsphinx_continuous (Debian's pocketsphinx and pocketsphinx-en-us), given a
 // grammar of exactly the part's words, so it only has to say where each one is; a part in
 // another language, or with a word its dictionary lacks, has its words spread over the part's
-// sound by their letters (estimateWords in tests/support/audio-fixtures.ts).
+// sound by their letters (estimatePart in tests/support/audio-fixtures.ts).
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

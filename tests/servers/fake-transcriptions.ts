@@ -142,8 +142,7 @@ export class FakeTranscriptions {
    * words joined are the line, as a real service transcribing the pieces would give.
    */
   answerPart(speechMs: number, audio?: Audio): string {
-    if (speechMs === 0) return '';
-    if (this.recording && audio) return this.recording.transcribe(audio.samples, audio.sampleRate);
+    if (speechMs === 0 || (this.recording && audio)) return this.answerFor(speechMs, audio);
     if (!this.piece) {
       const entry = this.queue[0];
       if (!entry || speechMs >= (entry.minSpeechMs ?? 0)) return this.answerFor(speechMs);

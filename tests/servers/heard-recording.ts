@@ -84,7 +84,7 @@ export class HeardRecording {
         const variance = sumSq - (sum * sum) / n;
         likeness.push(variance <= 0 ? -1 : cross / Math.sqrt(variance * spread));
       }
-      const best = Math.max(-1, ...likeness);
+      const best = likeness.reduce((a, b) => Math.max(a, b), -1);
       // Unlikeness (1 − r) within a small factor of the best's: every place where silence turns to
       // speech is somewhat alike (r about 0.97), the stretch's own place far more (0.99 and up).
       const near = Math.max(LEAST_LIKENESS, 1 - (NEAR_BEST * (1 - best) + 0.002));

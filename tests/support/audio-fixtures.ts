@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { decodeWav } from '../../src/voice/wav.ts';
-import { HeardRecording } from '../servers/heard-recording.ts';
+import { HeardRecording, type HeardWord } from '../servers/heard-recording.ts';
 
 /** The fixtures that tests/fixtures/audio/fixtures.json defines. */
 export const FIXTURE_NAMES = [
@@ -43,9 +43,7 @@ export interface FixtureLine extends FixtureSpan {
 }
 
 /** One word of a line, as the line's text spells it, and where it lies in the file. */
-export interface FixtureWord extends FixtureSpan {
-  text: string;
-}
+export type FixtureWord = HeardWord;
 
 /** What `<name>.json` beside each WAV holds. */
 export interface FixtureManifest {
@@ -76,9 +74,13 @@ export function fakeMicrophoneFlag(fixture: AudioFixture): string {
   return `--use-file-for-fake-audio-capture=${fixture.path}%noloop`;
 }
 
-/** A speech line's parts (its text, when it has none) and the stretch of sound each fills. */
+/**
+ * A speech line's parts and the stretch of sound each fills; a line without parts (a person's
+ * recording with pauses of its own) is one part, pauses and all.
+ */
 export function partSpans(line: FixtureLine): { text: string; span: FixtureSpan }[] {
-  const texts = line.parts ?? [line.text];
+  if (!line.parts) return [{ text: line.text, span: { startMs: line.startMs, endMs: line.endMs } }];
+  const texts = line.parts;
   const pauses = line.pauses ?? [];
   if (texts.length !== pauses.length + 1) throw new Error(`"${line.text}": ${texts.length} parts for ${pauses.length} pauses`);
   return texts.map((text, i) => ({ text, span: { startMs: i === 0 ? line.startMs : pauses[i - 1]!.endMs, endMs: i === pauses.length ? line.endMs : pauses[i]!.startMs } }));
@@ -107,6 +109,15 @@ export function lineWords(line: FixtureLine): FixtureWord[] {
  * in the manifest (spread by letters over each part where it has none).
  */
 export function recordingOf(fixture: AudioFixture): HeardRecording {
-  const wav = decodeWav(readFileSync(fixture.path));
+  const wav = fixtureAudio(fixture.path);
   return new HeardRecording(wav.samples, wav.sampleRate, fixture.lines.filter((l) => l.kind === 'speech').flatMap(lineWords));
+}
+
+const decoded = new Map<string, { samples: Float32Array; sampleRate: number }>();
+
+/** The samples of the fixture WAV at `path` (-1 to 1), decoded once per process: tests cut many stretches from one. */
+export function fixtureAudio(path: string): { samples: Float32Array; sampleRate: number } {
+  let wav = decoded.get(path);
+  if (!wav) decoded.set(path, (wav = decodeWav(readFileSync(path))));
+  return wav;
 }

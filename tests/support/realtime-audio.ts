@@ -2,10 +2,8 @@
 // its 16 kHz WAV with some silence around it, resampled to 24 kHz, as 16-bit PCM in base64
 // pieces the size a page would stream.
 
-import { readFileSync } from 'node:fs';
 import { StreamResampler, toPcm16 } from '../../src/voice/pcm.ts';
-import { decodeWav } from '../../src/voice/wav.ts';
-import { loadFixture, type FixtureName } from './audio-fixtures.ts';
+import { fixtureAudio, loadFixture, type FixtureName } from './audio-fixtures.ts';
 
 /** The sample rate of `audio/pcm`. */
 export const REALTIME_RATE = 24_000;
@@ -19,7 +17,7 @@ export function fixtureLine24k(name: FixtureName, index: number, padMs = 300): F
 
 /** The stretch of fixture `name` from `startMs` to `endMs`, at 24 kHz, from -1 to 1. */
 export function fixtureSpan24k(name: FixtureName, startMs: number, endMs: number): Float32Array {
-  const wav = decodeWav(readFileSync(loadFixture(name).path));
+  const wav = fixtureAudio(loadFixture(name).path);
   const at = (ms: number) => Math.max(0, Math.min(wav.samples.length, Math.round((ms / 1000) * wav.sampleRate)));
   return new StreamResampler(wav.sampleRate, REALTIME_RATE).push(wav.samples.subarray(at(startMs), at(endMs)));
 }

@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from '../../server/app.ts';
 import { testConfig } from './test-config.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../e2e/support/chromium.ts';
 import { startFakeOpenAI, type FakeOpenAI, type SttEntry } from '../servers/openai-fakes.ts';
-import { fakeMicrophoneFlag, loadFixture, type AudioFixture, type FixtureName } from './audio-fixtures.ts';
+import { fakeMicrophoneFlag, loadFixture, partSpans, type AudioFixture, type FixtureName } from './audio-fixtures.ts';
 import { TestMicrophone } from './test-microphone.ts';
 import { emptyTestMemory } from './test-memory.ts';
 import type { Memory } from '../../server/storage/memory.ts';
@@ -281,11 +281,10 @@ export function transcriptsForParts(fixture: AudioFixture | null, texts: readonl
   const lines = (fixture?.lines ?? []).filter((l) => l.kind === 'speech');
   if (lines.length !== texts.length) throw new Error(`fixture ${fixture?.name} has ${lines.length} spoken lines, ${texts.length} given`);
   return lines.flatMap((line, i) => {
-    const pauses = line.pauses ?? [];
-    const bounds = [line.startMs, ...pauses.flatMap((p) => [p.startMs, p.endMs]), line.endMs];
-    if (texts[i]!.length !== pauses.length + 1) throw new Error(`line ${i + 1} of ${fixture?.name} has ${pauses.length + 1} parts, ${texts[i]!.length} texts given`);
+    const spans = partSpans(line);
+    if (texts[i]!.length !== spans.length) throw new Error(`line ${i + 1} of ${fixture?.name} has ${spans.length} parts, ${texts[i]!.length} texts given`);
     return texts[i]!.map((text, j) => {
-      const ms = bounds[2 * j + 1]! - bounds[2 * j]!;
+      const ms = spans[j]!.span.endMs - spans[j]!.span.startMs;
       return { text, minSpeechMs: ms - 250, maxSpeechMs: ms + 600 };
     });
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWav } from '../../src/voice/wav.ts';
 import { HeardRecording } from '../servers/heard-recording.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../servers/openai-fakes.ts';
-import { FIXTURE_NAMES, lineWords, loadFixture, recordingOf } from '../support/audio-fixtures.ts';
+import { FIXTURE_NAMES, lineWords, loadFixture, partSpans, recordingOf } from '../support/audio-fixtures.ts';
 import { fixtureSpan24k, REALTIME_RATE } from '../support/realtime-audio.ts';
 
 const people = loadFixture('paused-people');
@@ -39,10 +39,7 @@ describe('a recording heard by the transcription double', () => {
     expect(text).toEqual(people.lines.map((line) => line.text));
     // Each part alone, in order, as the kiosk's early start commits them.
     const again = recordingOf(people);
-    const parts = people.lines.flatMap((line) => {
-      const bounds = [line.startMs, ...(line.pauses ?? []).flatMap((p) => [p.startMs, p.endMs]), line.endMs];
-      return (line.parts ?? [line.text]).map((_, j) => again.transcribe(fixtureSpan24k('paused-people', bounds[2 * j]! - 150, bounds[2 * j + 1]! + 150), REALTIME_RATE));
-    });
+    const parts = people.lines.flatMap((line) => partSpans(line).map(({ span }) => again.transcribe(fixtureSpan24k('paused-people', span.startMs - 150, span.endMs + 150), REALTIME_RATE)));
     expect(parts).toEqual(people.lines.flatMap((line) => line.parts ?? [line.text]));
   });
 
