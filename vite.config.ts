@@ -1,6 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { checkedFlows } from './scripts/checked-flows.ts';
 import { precompressed } from './scripts/precompress.ts';
 import { studioBuild } from './scripts/studio-page.ts';
 import { vadAssets } from './scripts/vad-assets.ts';
@@ -15,8 +16,9 @@ export default defineConfig({
   // The VAD files must be in public/vad/ before the service worker's precache list is made.
   // Big files get a gzip copy beside them, which the kiosk's server sends where it is accepted.
   // The flow studio (studio/) is a build of its own, run inside this one before the service worker
-  // is made, so the kiosk's page shares no code with it (scripts/studio-page.ts).
-  plugins: [svelte(), vadAssets(), kioskApi(), studioBuild({ resolve }), VitePWA(KIOSK_PWA), precompressed()],
+  // is made, so the kiosk's page shares no code with it (scripts/studio-page.ts). The bundled flows
+  // are read and checked here, not at every start of a kiosk (scripts/checked-flows.ts).
+  plugins: [svelte(), checkedFlows(), vadAssets(), kioskApi(), studioBuild({ resolve }), VitePWA(KIOSK_PWA), precompressed()],
   resolve,
   build: {
     target: 'es2022',

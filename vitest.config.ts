@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { checkedFlows } from './scripts/checked-flows.ts';
 
 /**
  * Test files that change what other files would see (module mocks, stubbed globals, fake timers):
@@ -17,6 +18,8 @@ export const ISOLATED = [
 ];
 
 export default defineConfig({
+  // The bundled flows come to src/adapters/flow-files.ts read and checked, as in the build.
+  plugins: [checkedFlows()],
   test: {
     environment: 'node',
     // A guard against a hang, never a measure of speed: under npm test the unit tests run at the

@@ -7,6 +7,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { build, type InlineConfig, type Plugin, type UserConfig } from 'vite';
 import { STUDIO_MANIFEST, STUDIO_MANIFEST_PATH } from '../src/pwa/pwa-options.ts';
+import { checkedFlows } from './checked-flows.ts';
 
 /** The studio's page links the studio's manifest. */
 function studioManifest(): Plugin {
@@ -27,7 +28,8 @@ export function studioBuildConfig(root: string, outDir: string, base: Pick<UserC
     configFile: false,
     root,
     logLevel: 'warn',
-    plugins: [svelte(), studioManifest()],
+    // The studio's preview runs the kiosk, and with it the bundled flows checked at build time.
+    plugins: [svelte(), checkedFlows(), studioManifest()],
     resolve: base.resolve,
     worker: { format: 'es' },
     build: {

@@ -4,16 +4,17 @@
 // screen shows. It is the kiosk's FlowSource (src/ports/flow-source.ts): `flowFiles`.
 
 import type { Diagnostic } from '../engine/language/diagnostics.ts';
-import { loadFlow } from '../engine/language/load-flow.ts';
+import { loadCheckedFlow, loadFlow, type CheckedFlow } from '../engine/language/load-flow.ts';
 import { cacheStorageCopies, shownTime, type FlowCopies } from '../pwa/flow-copies.ts';
 import { own } from '../engine/language/records.ts';
 import type { FlowLoad, FlowSource } from '../ports/flow-source.ts';
 
 export type { FlowLoad } from '../ports/flow-source.ts';
 
-const bundled: Record<string, string> = Object.fromEntries(
-  Object.entries(import.meta.glob('../../flows/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>).map(
-    ([path, text]) => [path.replace(/^.*\//, '').replace(/\.yaml$/, ''), text],
+/** The bundled flows, by name: read and checked when the app was built (scripts/checked-flows.ts). */
+const bundled: Record<string, CheckedFlow> = Object.fromEntries(
+  Object.entries(import.meta.glob('../../flows/*.yaml', { query: '?checked', import: 'default', eager: true }) as Record<string, CheckedFlow>).map(
+    ([path, checked]) => [path.replace(/^.*\//, '').replace(/\.yaml$/, ''), checked],
   ),
 );
 
@@ -100,7 +101,7 @@ export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch,
   const requested = new URLSearchParams(search).get('flow')?.trim() || DEFAULT_FLOW;
   const name = requested.replace(/\.yaml$/, '').replace(/^.*\//, '');
   if (bundled[name] !== undefined && !/[/:]/.test(requested.replace(/\.yaml$/, ''))) {
-    return { source: `flows/${name}.yaml`, ...loadFlow(bundled[name]!, `flows/${name}.yaml`) };
+    return { source: `flows/${name}.yaml`, ...loadCheckedFlow(bundled[name]!) };
   }
   if (/^[\w-]+$/.test(requested)) return failure(requested, `could not load the flow: ${notBundled(requested)}`);
   const seconds = Number(new URLSearchParams(search).get('flow_timeout_seconds'));

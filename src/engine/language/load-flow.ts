@@ -55,6 +55,30 @@ export function loadFlow(text: string, file = 'flow.yaml'): LoadResult {
   return hasErrors(diagnostics) ? { draft: flow, diagnostics } : { loaded: languagesOf(src.data, { flow, catalog }), draft: flow, diagnostics };
 }
 
+/**
+ * A flow file read and checked ahead of time (the build does this for the flows it bundles,
+ * scripts/checked-flows.ts): the data its YAML holds, and its diagnostics, warnings at most. A
+ * kiosk that starts with it reads no YAML and runs no check, which is most of a flow's load.
+ */
+export interface CheckedFlow {
+  file: string;
+  data: unknown;
+  diagnostics: Diagnostic[];
+}
+
+/** Reads and checks a flow file ahead of time: its CheckedFlow, or every diagnostic when it has an error. */
+export function checkFlowAhead(text: string, file: string): { checked: CheckedFlow } | { errors: Diagnostic[] } {
+  const result = loadFlow(text, file);
+  if (!result.loaded) return { errors: result.diagnostics };
+  return { checked: { file, data: readFlowSource(text, file).data, diagnostics: result.diagnostics } };
+}
+
+/** The flow of a file checked ahead of time: the same flow loadFlow gives for its text, without reading or checking it again. */
+export function loadCheckedFlow(checked: CheckedFlow): LoadResult {
+  const flow = inOneLanguage(checked.data, undefined);
+  return { loaded: languagesOf(checked.data, { flow, catalog: buildCatalog(flow) }), draft: flow, diagnostics: checked.diagnostics };
+}
+
 /** The flow of the document with its texts in `language` (the flow's own when undefined). */
 function inOneLanguage(data: unknown, language: string | undefined): Flow {
   const own = typeof (data as Record<string, unknown>)['language'] === 'string' ? ((data as Record<string, unknown>)['language'] as string) : 'en-US';
