@@ -4,7 +4,7 @@
 // screen shows. It is the kiosk's FlowSource (src/ports/flow-source.ts): `flowFiles`.
 
 import type { Diagnostic } from '../engine/language/diagnostics.ts';
-import { loadCheckedFlow, loadFlow, type CheckedFlow } from '../engine/language/load-flow.ts';
+import { loadCheckedFlow, type CheckedFlow, type LoadResult } from '../engine/language/loaded-flow.ts';
 import { cacheStorageCopies, shownTime, type FlowCopies } from '../pwa/flow-copies.ts';
 import { own } from '../engine/language/records.ts';
 import type { FlowLoad, FlowSource } from '../ports/flow-source.ts';
@@ -17,6 +17,16 @@ const bundled: Record<string, CheckedFlow> = Object.fromEntries(
     ([path, checked]) => [path.replace(/^.*\//, '').replace(/\.yaml$/, ''), checked],
   ),
 );
+
+/**
+ * Reads and checks the text of a flow at an address. The YAML parser and the checker are a
+ * chunk of their own, fetched (from the offline cache, which holds it) only by a kiosk that runs
+ * such a flow: a kiosk on a bundled flow starts without them.
+ */
+async function readFlowText(text: string, file: string): Promise<LoadResult> {
+  const { loadFlow } = await import('../engine/language/load-flow.ts');
+  return loadFlow(text, file);
+}
 
 /** The flow the kiosk runs when none is named. */
 export const DEFAULT_FLOW = 'onboarding';
@@ -108,14 +118,14 @@ export async function loadFlowFor(search: string, fetcher: typeof fetch = fetch,
   const timeout = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) : FLOW_TIMEOUT_SECONDS;
   const fetched = await fetchFlow(requested, timeout, fetcher);
   if ('text' in fetched) {
-    const result = loadFlow(fetched.text, requested);
+    const result = await readFlowText(fetched.text, requested);
     if (result.loaded && !fetched.kept) await copies?.keep(requested, fetched.text, fetched.version);
     const loaded: FlowLoad = { source: requested, ...result, ...(fetched.version ? { version: fetched.version } : {}) };
     if (fetched.kept) loaded.diagnostics = [fromCopyNote(requested, fetched.kept.problem.replace(/\.$/, ''), fetched.kept.savedAt), ...result.diagnostics];
     return loaded;
   }
   const copy = fetched.transient ? await copies?.find(requested) : null;
-  const fromCopy = copy ? loadFlow(copy.text, requested) : null;
+  const fromCopy = copy ? await readFlowText(copy.text, requested) : null;
   if (!copy || !fromCopy?.loaded) return failure(requested, fetched.failed, fetched.transient);
   const note = fromCopyNote(requested, fetched.failed.replace(/^could not load the flow: /, ''), copy.savedAt);
   return { source: requested, ...fromCopy, ...(copy.version ? { version: copy.version } : {}), diagnostics: [note, ...fromCopy.diagnostics] };

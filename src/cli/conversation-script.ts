@@ -8,7 +8,7 @@ import { didYouMean, type Diagnostic, type DiagnosticCode } from '../engine/lang
 import { todayUse } from '../engine/language/check-guards.ts';
 import { END, ERROR } from '../engine/language/flow.ts';
 import { own } from '../engine/language/records.ts';
-import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../engine/language/loaded-flow.ts';
 import { readFlowSource } from '../engine/language/source.ts';
 import { isRealDate } from '../engine/language/values.ts';
 import { readSteps } from './read-steps.ts';

@@ -4,7 +4,7 @@
 // studio's page.
 
 import { noonOf } from '../engine/language/dates.ts';
-import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../engine/language/loaded-flow.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { EngineErrorMessage, EngineInput, EngineMessage, FlowStateMessage } from '../engine/runtime/messages.ts';
 import { VirtualClock } from '../ports/clock.ts';

@@ -2,7 +2,7 @@
 // The kiosk's own source (src/adapters/flow-files.ts) has the flows bundled with the app and any
 // flow file at an address (`?flow=`), with the last good copy of it; tests give their own.
 
-import type { LoadResult } from '../engine/language/load-flow.ts';
+import type { LoadResult } from '../engine/language/loaded-flow.ts';
 
 export interface FlowLoad extends LoadResult {
   /** what was asked for: a bundled name or a URL */

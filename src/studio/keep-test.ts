@@ -8,7 +8,7 @@
 // then passes as a whole.
 
 import { stringify } from 'yaml';
-import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../engine/language/loaded-flow.ts';
 import { noonOf } from '../engine/language/dates.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { ActionDoneInput, EngineInput, EngineMessage } from '../engine/runtime/messages.ts';

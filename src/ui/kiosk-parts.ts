@@ -2,7 +2,7 @@
 // (App.svelte) gives the real ones: the flow files, the configured model or the offline
 // assistant, the kiosk server's action runner, browser timers and the kept visit store.
 
-import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../engine/language/loaded-flow.ts';
 import type { FlowEngine } from '../engine/runtime/engine.ts';
 import type { ActionRunner, OutcomeSink } from '../ports/action-runner.ts';
 import type { Clock } from '../ports/clock.ts';

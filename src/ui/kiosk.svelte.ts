@@ -12,7 +12,7 @@ import { fromStore } from 'svelte/store';
 import { createActor, type Actor } from 'xstate';
 import type { Diagnostic } from '../engine/language/diagnostics.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
-import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../engine/language/loaded-flow.ts';
 import { dict } from '../engine/language/records.ts';
 import { takeAwayLines, type GivenLine } from '../engine/runtime/shown-values.ts';
 import type { UiEventInput } from '../engine/runtime/messages.ts';

@@ -3,7 +3,7 @@
 // action waiting on its card or being performed. Labels come from the flow, in the visitor's words.
 
 import { words, type Said, type Words } from './i18n/words.ts';
-import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../engine/language/loaded-flow.ts';
 import { resolveTool, type Field, type FieldProblem } from '../engine/language/flow.ts';
 import { variableLabel } from '../engine/runtime/shown-values.ts';
 import { displayValue } from '../engine/language/interpolate.ts';

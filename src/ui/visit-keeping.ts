@@ -2,7 +2,7 @@
 // keeps it), with the visitor's accessibility choices, and the rule for taking it up again: only
 // for the same flow, as the same version, and only while the visitor could still be standing there.
 
-import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../engine/language/loaded-flow.ts';
 import { copy } from '../engine/language/records.ts';
 import { FlowEngine } from '../engine/runtime/engine.ts';
 import type { EngineMessage } from '../engine/runtime/messages.ts';

@@ -9,7 +9,7 @@ import { words } from './i18n/words.ts';
 import type { FlowEngine } from '../engine/runtime/engine.ts';
 import { ERROR } from '../engine/language/flow.ts';
 import { isBlank } from '../engine/language/values.ts';
-import type { LoadedFlow } from '../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../engine/language/loaded-flow.ts';
 import type { ActionDoneInput, EngineMessage, UiEventInput } from '../engine/runtime/messages.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Timers } from '../ports/timers.ts';

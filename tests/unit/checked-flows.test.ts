@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkedFlows } from '../../scripts/checked-flows.ts';
-import { checkFlowAhead, loadCheckedFlow, loadFlow, type CheckedFlow } from '../../src/engine/language/load-flow.ts';
+import { checkFlowAhead, loadFlow } from '../../src/engine/language/load-flow.ts';
+import { loadCheckedFlow, type CheckedFlow } from '../../src/engine/language/loaded-flow.ts';
 import { loadFlowFor } from '../../src/adapters/flow-files.ts';
 
 const FLOWS = join(import.meta.dirname, '../../flows');

@@ -4,7 +4,7 @@
 // variable's type first, as a tool's argument would be.
 
 import type { Flow } from './flow.ts';
-import type { LoadedFlow } from './load-flow.ts';
+import type { LoadedFlow } from './loaded-flow.ts';
 import { dict } from './records.ts';
 import { convertValue } from './values.ts';
 

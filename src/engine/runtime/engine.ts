@@ -7,7 +7,7 @@
 
 import { createActor, type Actor } from 'xstate';
 import type { Clock } from '../../ports/clock.ts';
-import type { LoadedFlow } from '../language/load-flow.ts';
+import type { LoadedFlow } from '../language/loaded-flow.ts';
 import { buildMachine, type MachineContext } from './machine.ts';
 import type { EngineInput, EngineMessage, GateStatus } from './messages.ts';
 import { flowStateMessage } from './lifecycle.ts';

@@ -4,7 +4,7 @@
 // on_enter hooks, no new epoch, no model turn, no action run. Pending values and a pending action
 // stay pending; deadlines keep the time they had left.
 
-import type { LoadedFlow } from '../language/load-flow.ts';
+import type { LoadedFlow } from '../language/loaded-flow.ts';
 import { stateDef } from './error-state.ts';
 import type { Flow } from '../language/flow.ts';
 import type { GateStatus } from './messages.ts';

@@ -3,7 +3,7 @@
 // a change of language) with the state it left the visit in. The studio lights the diagram from
 // it and turns a visit into a conversation test ("keep this as a test").
 
-import type { LoadedFlow } from '../../engine/language/load-flow.ts';
+import type { LoadedFlow } from '../../engine/language/loaded-flow.ts';
 import { FlowEngine } from '../../engine/runtime/engine.ts';
 import type { EngineInput, EngineMessage } from '../../engine/runtime/messages.ts';
 import type { Clock } from '../../ports/clock.ts';
