@@ -8,6 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { recordingOf, type FixtureLine, type FixtureName } from '../tests/support/audio-fixtures.ts';
+import type { FoundStretch } from '../tests/servers/heard-recording.ts';
 import type { Findings } from './voice-findings.ts';
 import { named, readMarks, untilPageTime } from './voice-marks.ts';
 import { clockOf, eachRun } from './voice-scenarios.ts';
@@ -45,6 +46,26 @@ function turnsOfLine(ends: readonly number[], from: number, until: number, trueE
   return { turns: mine.length, eos: mine.length > 0 ? mine.at(-1)! - trueEnd : null };
 }
 
+/** A cut closer than this to a word's aligned edge is taken as between words (the aligner's times are not exact). */
+const WORD_EDGE_MS = 30;
+
+/**
+ * How the kiosk committed a line to recognition: the stretches it became, and, where its words
+ * were aligned by pocketsphinx, each cut between two of them that fell inside a word (a word a
+ * real recogniser would hear in two halves, each with less context; the double, which answers a
+ * word by where its middle lies, does not suffer from it, so the bench counts it instead).
+ */
+function addStretches(findings: Findings, key: string, found: readonly FoundStretch[], line: FixtureLine, untilMs: number): void {
+  const mine = found.filter((s) => s.endMs > line.startMs && s.newFromMs < Math.min(untilMs, line.endMs));
+  if (mine.length === 0) return;
+  findings.add(`${key}.stretches`, mine.length);
+  if (line.timed !== 'aligned' || !line.words) return;
+  for (const stretch of mine.slice(0, -1)) {
+    const inside = line.words.some((w) => stretch.endMs > w.startMs + WORD_EDGE_MS && stretch.endMs < w.endMs - WORD_EDGE_MS);
+    findings.add(`${key}.word-cuts`, inside ? 1 : 0);
+  }
+}
+
 /** 8. The paused lines and the free answers, each fixture under both rules. */
 export async function falseCutoffs(runs: number, findings: Findings): Promise<void> {
   for (const set of CUTOFF_SETS) {
@@ -55,7 +76,8 @@ export async function falseCutoffs(runs: number, findings: Findings): Promise<vo
         kiosk.fakes.realtime.latency({ finalAfterCommitMs: TYPICAL_CLOUD.sttFinalMs });
         kiosk.fakes.llm.script([{ reply: { text: '' } }]);
         // Each commit gets the words its audio holds, by their times in the recording, wherever the kiosk cut.
-        kiosk.fakes.stt.hear(recordingOf(kiosk.fixture!));
+        const recording = recordingOf(kiosk.fixture!);
+        kiosk.fakes.stt.hear(recording);
         const listening = await startVisit(kiosk, findings);
         await untilPageTime(kiosk.page, listening + lines.at(-1)!.endMs + LONGEST_WAIT_MS + 1500);
         const marks = await readMarks(kiosk.page);
@@ -73,6 +95,7 @@ export async function falseCutoffs(runs: number, findings: Findings): Promise<vo
           findings.add(`cut.${rule}.${kind}.split`, turns > 1 ? 1 : 0);
           if (kind === 'paused') findings.add(`cut.${rule}.${set.fixture}.split`, turns > 1 ? 1 : 0);
           if (eos !== null) findings.add(`cut.${rule}.${kind}.eos`, eos);
+          addStretches(findings, `cut.${rule}`, recording.found, line, next?.startMs ?? Infinity);
           if (turns > 1 && rule === 'words') findings.note('cutoffs', `${label}: "${line.parts?.join(' … ') ?? line.text}" became ${turns} turns`);
         });
       });

@@ -122,6 +122,21 @@ function addOverhead(findings: Findings, key: string, m: ReplyMarks, total: numb
   findings.add(`${key}.overhead.hops`, overhead - page - dispatch - lead);
 }
 
+/**
+ * Where the early start's time goes: the true end to the pause that committed the line's last
+ * stretch, to the reply asked for once its words were back (the last ask before the reply's
+ * first sentence: an earlier one, at a pause the visitor spoke on after, was dropped), and from
+ * the ask to the first sentence (the model's time, as the page sees it).
+ */
+function addEarlyAsk(findings: Findings, key: string, marks: readonly Mark[], trueEnd: number, m: ReplyMarks): void {
+  const asked = named(marks, 'vk:early-reply-asked').filter((a) => a.at < m.sentence.at).at(-1);
+  const pause = asked && named(marks, 'vk:pause-commit').filter((p) => p.at <= asked.at).at(-1);
+  if (!asked || !pause || pause.at < trueEnd - 500) return;
+  findings.add(`${key}.pause`, pause.at - trueEnd);
+  findings.add(`${key}.asked`, asked.at - trueEnd);
+  findings.add(`${key}.askedToSentence`, m.sentence.at - asked.at);
+}
+
 /** One pipeline, `runs` visits of the bench fixture's ten lines, each answered by the model. */
 export async function onePipeline(pipeline: Pipeline, runs: number, findings: Findings): Promise<void> {
   const flow = benchFlow(pipeline === 'known' ? 'known-reply.yaml' : 'free-answer.yaml');
@@ -154,6 +169,7 @@ export async function onePipeline(pipeline: Pipeline, runs: number, findings: Fi
       findings.add(`${key}.model`, m.sentence.at - m.transcript.at);
       findings.add(`${key}.speech`, m.chunk.at - m.sentence.at);
       findings.add(`${key}.sound`, m.sound.at - m.chunk.at);
+      if (pipeline === 'early') addEarlyAsk(findings, key, marks, trueEnd, m);
       if (pipeline === 'early' || pipeline === 'known') return;
       const wall = (at: number) => origin + at;
       const share = serviceShare(kiosk.fakes, pipeline === 'upload', { from: wall(m.end.at) - 5, transcript: wall(m.transcript.at), sentence: wall(m.sentence.at), until: wall(nextStart) });

@@ -19,12 +19,18 @@ const PARTS: readonly [string, string][] = [
   ['model', "  the model's first sentence (-> vk:sentence)"],
   ['speech', "  speech's first audio (-> vk:tts-first-chunk)"],
   ['sound', '  to the speaker (-> vk:tts-start)'],
+  ['pause', '  early start: the pause that committed the last stretch (true end -> vk:pause-commit)'],
+  ['asked', '  early start: its words back, the reply asked for (true end -> vk:early-reply-asked)'],
+  ['askedToSentence', "  early start: the ask to the model's first sentence (-> vk:sentence)"],
   ['overhead', "  the kiosk's own overhead (the rest)"],
   ['overhead.page', "    the page's own work before its two requests"],
   ['overhead.dispatch', '    the browser holding them before sending'],
   ['overhead.hops', "    the hops through the kiosk's server and back"],
   ['overhead.lead', '    the lead before the first sound'],
 ];
+
+/** The rows only the early start has: where its ask falls. */
+const EARLY_ONLY = new Set(['pause', 'asked', 'askedToSentence']);
 
 /** The services' own time, as the doubles timed it: what the overhead is measured against. */
 const SERVICES: readonly [string, string][] = [
@@ -42,6 +48,7 @@ export function replyReport(f: Findings): void {
   for (const pipeline of PIPELINES) {
     for (const [key, label] of PARTS) {
       const s = summarize(f.of(`reply.${pipeline}.${key}`));
+      if (EARLY_ONLY.has(key) && pipeline !== 'early') continue;
       const name = key === 'total' ? `${NAMES[pipeline]}: ${label}` : label;
       rows.push(s ? [name, String(s.n), ms(s.p50), ms(s.p95), ms(s.min), ms(s.max)] : [name, '0', '-', '-', '-', '-']);
     }
