@@ -47,8 +47,8 @@ export function replyReport(f: Findings): void {
   const rows: string[][] = [];
   for (const pipeline of PIPELINES) {
     for (const [key, label] of PARTS) {
-      const s = summarize(f.of(`reply.${pipeline}.${key}`));
       if (EARLY_ONLY.has(key) && pipeline !== 'early') continue;
+      const s = summarize(f.of(`reply.${pipeline}.${key}`));
       const name = key === 'total' ? `${NAMES[pipeline]}: ${label}` : label;
       rows.push(s ? [name, String(s.n), ms(s.p50), ms(s.p95), ms(s.min), ms(s.max)] : [name, '0', '-', '-', '-', '-']);
     }

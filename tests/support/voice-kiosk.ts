@@ -182,12 +182,18 @@ export async function openVoiceKiosk(options: VoiceKioskOptions): Promise<VoiceK
         ...consoleLines.filter((line) => /Content.Security.Policy/i.test(line)),
       ],
       close,
-      marks: () =>
-        page.evaluate(() => {
+      marks: async () => {
+        const read = await page.evaluate(() => {
+          // Under page.clock.install() Playwright's fake performance keeps no entries, not even the navigation's.
+          const byType = performance.getEntriesByType.bind(performance) as (type: string) => unknown[]; // 'navigation': a page's type, not Node's
+          if (byType('navigation').length === 0) return null;
           const out: Record<string, number[]> = {};
           for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('vk:')) (out[m.name] ??= []).push(m.startTime);
           return out;
-        }),
+        });
+        if (read === null) throw new Error("the page's performance marks cannot be read: its clock is Playwright's (page.clock.install()), whose performance keeps none");
+        return read;
+      },
     };
   } catch (error) {
     await close();

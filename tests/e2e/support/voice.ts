@@ -49,7 +49,7 @@ export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Pr
         const captions = await k.page.locator('.captions li').allInnerTexts().catch(() => []);
         const report = {
           captions,
-          marks: await k.marks().catch(() => ({})),
+          marks: await k.marks().catch((error: unknown) => ({ unreadable: (error as Error).message })),
           stt: k.fakes.stt.requests,
           realtime: k.fakes.realtime.commits.map(({ audioMs, speechMs, transcript, firstAppendBeforeCommitMs }) => ({ audioMs, speechMs, transcript, firstAppendBeforeCommitMs })),
           llm: k.fakes.llm.requests.length,
