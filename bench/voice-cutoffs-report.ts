@@ -47,8 +47,9 @@ export function cutoffReport(f: Findings): void {
     `  last turn's end (vk:speech-end). Lines: espeak-ng in five languages (tests/fixtures/audio/paused-*), people from pocketsphinx-testdata.`,
     `the words of a pause came back (vk:pause-words) after p50 ${p50(f.of('cut.words.words-at'))} ms of silence (today's rule: ${p50(f.of('cut.today.words-at'))}); while they are`,
     `  on their way the turn is held (up to 1200 ms): its transcript could come no sooner anyway, but the end of speech is marked later.`,
-    `stretches a line was committed in under the words: ${counts(f.of('cut.words.stretches'))}; of the cuts inside the English lines, whose words`,
-    `  pocketsphinx aligned, ${split(f.of('cut.words.word-cuts'))} fell inside a word (more than 30 ms from its edges), a word a real recogniser hears in halves.`,
+    `commits a line took under the words (each pause's look at the turn so far, the turn sent again whole when the visitor went on): ${counts(f.of('cut.words.commits'))};`,
+    `  stretches whose words made the turn: ${counts(f.of('cut.words.stretches'))}; of the cuts between those inside the English lines, whose words pocketsphinx`,
+    `  aligned, ${split(f.of('cut.words.word-cuts'))} fell inside a word (more than 30 ms from its edges), a word a real recogniser hears in halves.`,
     `goal: at most 1 in 20 paused lines split with the words, and no free answer's end of speech p50 above today's 388 ms.`,
     ...f.notesOf('cutoffs'),
   ])

@@ -48,19 +48,25 @@ function turnsOfLine(ends: readonly number[], from: number, until: number, trueE
 
 /** A cut closer than this to a word's aligned edge is taken as between words (the aligner's times are not exact). */
 const WORD_EDGE_MS = 30;
+/** A commit found to start this close to the one before (or before it) is that audio sent again. */
+const SAME_START_MS = 10;
 
 /**
- * How the kiosk committed a line to recognition: the stretches it became, and, where its words
- * were aligned by pocketsphinx, each cut between two of them that fell inside a word (a word a
- * real recogniser would hear in two halves, each with less context; the double, which answers a
- * word by where its middle lies, does not suffer from it, so the bench counts it instead).
+ * How the kiosk committed a line to recognition: its commits (each pause's look at the turn so
+ * far, and the turn sent again whole when the visitor went on), the stretches whose words made the
+ * turn (a commit sent again from where it began replaces it), and, where the words were aligned
+ * by pocketsphinx, each cut between two of those that fell inside a word (a word a real recogniser
+ * would hear in two halves, each with less context; the double, which answers a word by where its
+ * middle lies, does not suffer from it, so the bench counts it instead).
  */
 function addStretches(findings: Findings, key: string, found: readonly FoundStretch[], line: FixtureLine, untilMs: number): void {
   const mine = found.filter((s) => s.endMs > line.startMs && s.newFromMs < Math.min(untilMs, line.endMs));
   if (mine.length === 0) return;
-  findings.add(`${key}.stretches`, mine.length);
+  const kept = mine.filter((s, i) => !(mine[i + 1] && mine[i + 1]!.startMs <= s.startMs + SAME_START_MS));
+  findings.add(`${key}.commits`, mine.length);
+  findings.add(`${key}.stretches`, kept.length);
   if (line.timed !== 'aligned' || !line.words) return;
-  for (const stretch of mine.slice(0, -1)) {
+  for (const stretch of kept.slice(0, -1)) {
     const inside = line.words.some((w) => stretch.endMs > w.startMs + WORD_EDGE_MS && stretch.endMs < w.endMs - WORD_EDGE_MS);
     findings.add(`${key}.word-cuts`, inside ? 1 : 0);
   }

@@ -61,7 +61,7 @@ export const DEFAULT_DETECTOR: Readonly<DetectorSettings> = {
   postPadMs: 100,
   maxTurnMs: 30_000,
   holdMs: 64,
-  pauseMs: 128,
+  pauseMs: 32,
 };
 
 /** How readily the microphone takes sound for speech: the operator's setting for a quiet or a loud room. */

@@ -75,6 +75,8 @@ export interface VoiceState {
 }
 
 interface Part {
+  /** what recognition was asked */
+  source: Promise<string>;
   text: string | null;
   done: boolean;
 }
@@ -304,11 +306,12 @@ export class VoiceSession {
     }
   }
 
-  /** The streaming recogniser's turns, their stretches joined as parts, the likely turn passed on. */
+  /** The streaming recogniser's turns, their stretches joined as parts (a stretch sent again whole replacing its pieces), the likely turn passed on. */
   private streamTo(stt: StreamingTranscriber, earlyStart: boolean): TurnStreamer {
     const controller = new AbortController();
     return new TurnStreamer(stt, () => ({ language: isoLanguage(this.language), sampleRate: this.microphone!.sampleRate, signal: controller.signal }), earlyStart, {
-      committed: (text) => {
+      committed: (text, replaces) => {
+        this.parts = this.parts.filter((p) => !replaces.includes(p.source));
         this.track(text, null);
         this.events.changed();
       },
@@ -329,7 +332,7 @@ export class VoiceSession {
 
   /** One part of a turn: its text when recognised, a problem when recognition failed. */
   private track(text: Promise<string>, controller: AbortController | null): void {
-    const part: Part = { text: null, done: false };
+    const part: Part = { source: text, text: null, done: false };
     this.parts.push(part);
     text
       .then(

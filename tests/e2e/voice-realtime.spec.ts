@@ -14,7 +14,7 @@
 import { rmSync } from 'node:fs';
 import { Pairing } from '../../server/pairing.ts';
 import { homeTrusting, testCertificates, type TestCertificates } from '../support/test-certificates.ts';
-import { transcriptsFor, TEST_KEYS } from '../support/voice-kiosk.ts';
+import { transcriptsFor, transcriptsForParts, TEST_KEYS } from '../support/voice-kiosk.ts';
 import { expectStep, expectVisitorSaid, fieldBlock, kiosk, serviceWorkerControls, visitorSaid } from './support/kiosk.ts';
 import { PHONE_FLOW } from './support/flows.ts';
 import { expect, test } from './support/voice.ts';
@@ -29,9 +29,10 @@ interface InterimPage {
 const REALTIME = { STT_MODE: 'realtime' };
 /**
  * Streaming without the early start: no reply is asked for at a pause; a pause still commits the
- * words so far (turn-taking reads them), so a line without pauses inside is one commit.
+ * words so far (turn-taking reads them), and the visitor going on sends the turn again whole, so
+ * each line is one stretch heard (`fakes.realtime.heard`), whatever looks it took.
  */
-const ONE_COMMIT = { STT_MODE: 'realtime', LLM_EARLY_START: 'off' };
+const ONE_STRETCH = { STT_MODE: 'realtime', LLM_EARLY_START: 'off' };
 
 let certs: TestCertificates | undefined;
 let home: string | undefined;
@@ -39,7 +40,7 @@ test.afterAll(() => {
   for (const dir of [certs?.dir, home]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('onboarding streamed over HTTPS from another machine, paired: audio goes out while the visitor speaks over wss, one commit a turn, words shown as they come', async ({ voiceKiosk }) => {
+test('onboarding streamed over HTTPS from another machine, paired: audio goes out while the visitor speaks over wss, one stretch heard a turn, words shown as they come', async ({ voiceKiosk }) => {
   // Pairing, the service worker's install and a visit: a busy machine stretches it past 60 s.
   test.setTimeout(90_000);
   certs = testCertificates(['kiosk.test']);
@@ -48,7 +49,7 @@ test('onboarding streamed over HTTPS from another machine, paired: audio goes ou
     fixture: 'onboarding',
     serviceWorkers: 'allow',
     query: { flow: 'onboarding' },
-    env: { ...ONE_COMMIT, ALLOWED_HOSTS: 'kiosk.test' },
+    env: { ...ONE_STRETCH, ALLOWED_HOSTS: 'kiosk.test' },
     tls: { cert: certs.cert, key: certs.key },
     host: 'kiosk.test',
     browserEnv: { HOME: home },
@@ -96,23 +97,25 @@ test('onboarding streamed over HTTPS from another machine, paired: audio goes ou
   await expect(page.locator('.kiosk')).toHaveAttribute('data-phase', 'ended', { timeout: 15_000 });
   await expectVisitorSaid(page, ['You: My name is Alex.', 'You: Yes.', 'You: Blue, please.']);
 
-  // One commit per turn, each holding the line's speech, its first audio sent well before the
-  // commit: while the visitor was still in the first half of the line (a turn sent whole goes at
-  // its commit; a page slowed by a busy machine starts streaming a few hundred ms late, which
-  // says nothing of the streaming), in the flow's language, on the server's model.
+  // One stretch heard per turn (its looks at pauses replaced by the whole turn sent again), each
+  // holding the line's speech, its first audio sent well before the commit: while the visitor was
+  // still in the first half of the line (a turn sent whole goes at its commit; a page slowed by a
+  // busy machine starts streaming a few hundred ms late, which says nothing of the streaming), in
+  // the flow's language, on the server's model.
   const lines = fixture!.lines.filter((l) => l.kind === 'speech');
-  expect(fakes.realtime.commits).toHaveLength(3);
-  fakes.realtime.commits.forEach((c, i) => {
+  const heard = fakes.realtime.heard;
+  expect(heard).toHaveLength(3);
+  heard.forEach((c, i) => {
     const lineMs = lines[i]!.endMs - lines[i]!.startMs;
     expect(c.speechMs).toBeGreaterThan(lineMs - 250);
-    expect(c.firstAppendBeforeCommitMs).toBeGreaterThan(lineMs / 2);
+    expect(c.streamedBeforeCommitMs).toBeGreaterThan(lineMs / 2);
   });
   expect(fakes.realtime.sessions[0]).toMatchObject({ model: 'test-whisper', language: 'en', authorization: `Bearer ${TEST_KEYS.stt}` });
   // No turn went by upload, and the key is in nothing the page sent or received.
   expect(fakes.stt.requests).toHaveLength(0);
   expect(frames.length).toBeGreaterThan(10);
   expect(frames.some((f) => f.includes(TEST_KEYS.stt))).toBe(false);
-  expect(frames.filter((f) => f.includes('"input_audio_buffer.commit"'))).toHaveLength(3);
+  expect(frames.filter((f) => f.includes('"input_audio_buffer.commit"'))).toHaveLength(fakes.realtime.commits.length);
   expect((await marks())['vk:speech-end']).toHaveLength(3);
   // Each turn streamed over the kiosk's own wss socket; the model and the voice answered through /api/.
   expect(sockets.length).toBeGreaterThan(0);
@@ -121,8 +124,8 @@ test('onboarding streamed over HTTPS from another machine, paired: audio goes ou
   expect(fakes.tts.requests.length).toBeGreaterThan(0);
 });
 
-test('noise bursts are never committed: the words after them are the only commit', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, microphone, say } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' }, env: ONE_COMMIT });
+test('noise bursts are never committed: the words after them are the only stretch heard', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, microphone, say } = await voiceKiosk({ fixture: 'noise', query: { flow: 'onboarding' }, env: ONE_STRETCH });
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.']));
   fakes.llm.script([{ when: { last: 'system' }, reply: { text: 'Hello! What is your first name?' } }]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
@@ -131,14 +134,13 @@ test('noise bursts are never committed: the words after them are the only commit
   await microphone!.playSpan(first!.endMs, second!.endMs + 150);
   await microphone!.play(2);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 20_000 });
-  expect(fakes.realtime.commits).toHaveLength(1);
   // (a burst the detector takes for an onset is sent, then cleared: voice-session-stream.test.ts)
-  expect(fakes.realtime.commits[0]!.transcript).toBe('My name is Alex.');
+  expect(fakes.realtime.heard.map((c) => c.transcript)).toEqual(['My name is Alex.']);
   await expectVisitorSaid(page, ['You: My name is Alex.']);
 });
 
-test('the socket drops mid-turn: the turn goes by upload with its kept audio, and the next turn streams again', async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: ONE_COMMIT });
+test('the socket drops mid-turn: the stretch goes by upload with its kept audio, no word is lost, and the next turn streams again', async ({ voiceKiosk }) => {
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'onboarding', query: { flow: 'onboarding' }, env: ONE_STRETCH });
   fakes.stt.script(transcriptsFor(fixture, ['My name is Alex.', 'Yes.', 'Blue, please.']));
   fakes.llm.script([
     { when: { user: /^yes/i, system: /first name/i }, reply: { tool_calls: [{ name: 'confirm_first_name', arguments: {} }] } },
@@ -148,14 +150,17 @@ test('the socket drops mid-turn: the turn goes by upload with its kept audio, an
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await say(0);
   await expect(fieldBlock(page, 'first_name')).toHaveAttribute('data-status', 'pending', { timeout: 20_000 });
-  // The first turn: its commit cut the socket, so its audio was uploaded, whole.
-  expect(fakes.stt.requests).toHaveLength(1);
-  expect(fakes.stt.requests[0]!.speechMs).toBeGreaterThan(fixture!.lines[0]!.endMs - fixture!.lines[0]!.startMs - 250);
+  // The first turn's first commit cut the socket (a look at a pause, or the turn's end), so the
+  // audio it held was uploaded; after a look, the turn sent again whole went over a new socket.
+  // Either way the turn's words are whole.
+  expect(fakes.stt.requests.length).toBeGreaterThanOrEqual(1);
+  expect(fakes.stt.requests[0]!.speechMs).toBeGreaterThan(0);
+  await expectVisitorSaid(page, ['You: My name is Alex.']);
   await say(1);
   await expectStep(page, 'choose_color');
   // The second turn streamed over a new socket.
   expect(fakes.realtime.sessions.length).toBeGreaterThanOrEqual(2);
-  expect(fakes.realtime.commits.at(-1)!.transcript).toBe('Yes.');
+  expect(fakes.realtime.heard.at(-1)!.transcript).toBe('Yes.');
   await expectVisitorSaid(page, ['You: My name is Alex.', 'You: Yes.']);
 });
 
@@ -183,7 +188,7 @@ states:
 `;
 
 test("a person's recorded voice, with second-long pauses inside, is streamed as it is spoken and heard as one answer", async ({ voiceKiosk }) => {
-  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'human', flows: { '/test-flows/long.yaml': LONG_ANSWER_FLOW }, query: { flow: '/test-flows/long.yaml' }, env: ONE_COMMIT });
+  const { page, fakes, fixture, say } = await voiceKiosk({ fixture: 'human', flows: { '/test-flows/long.yaml': LONG_ANSWER_FLOW }, query: { flow: '/test-flows/long.yaml' }, env: ONE_STRETCH });
   const [line] = fixture!.lines;
   const said = 'And so, my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
   fakes.stt.script(transcriptsFor(fixture, [said]));
@@ -199,20 +204,22 @@ test("a person's recorded voice, with second-long pauses inside, is streamed as 
   const shown = (await visitorSaid(page)) ?? [];
   expect(shown).toHaveLength(1);
   expect(`You: ${said}`.startsWith(shown[0]!)).toBe(true);
-  // Committed at its pauses (their words keep the turn open), heard as one: the stretches' words
-  // joined are the line, and all of its speech went out while it was spoken.
-  const commits = fakes.realtime.commits;
-  expect(commits.map((c) => c.transcript).filter(Boolean).join(' ')).toBe(said);
-  expect(commits[0]!.firstAppendBeforeCommitMs).toBeGreaterThan(500);
-  const pauses = (line!.pauses ?? []).reduce((n, p) => n + p.endMs - p.startMs, 0);
-  expect(commits.reduce((n, c) => n + c.speechMs, 0)).toBeGreaterThan(line!.endMs - line!.startMs - pauses - 1000);
+  // Looked at at its pauses (their words keep the turn open), then sent again whole each time the
+  // speaker went on: heard as one stretch holding the line's speech, which went out while it was
+  // spoken.
+  const [heard, ...more] = fakes.realtime.heard.filter((c) => c.transcript);
+  expect(more).toEqual([]);
+  expect(heard!.transcript).toBe(said);
+  expect(heard!.looks).toBeGreaterThan(0);
+  expect(heard!.streamedBeforeCommitMs).toBeGreaterThan(500);
+  expect(heard!.speechMs).toBeGreaterThan(line!.endMs - line!.startMs - 1000);
 });
 
 
-test('early start: a number dictated with a pause is committed in stretches and heard as one answer; a reply prepared for part of it is dropped unused', async ({ voiceKiosk }) => {
+test('early start: a number dictated with a pause is looked at there and heard as one answer; a reply prepared for part of it is dropped unused', async ({ voiceKiosk }) => {
   const { page, fakes, fixture, say, marks } = await voiceKiosk({ fixture: 'digits-pause', flows: { '/test-flows/phone.yaml': PHONE_FLOW }, query: { flow: '/test-flows/phone.yaml' }, env: REALTIME });
-  // One answer per stretch the kiosk commits: the words before the 0.4 s pause, then the rest.
-  fakes.stt.script([{ text: 'My number is 07700' }, { text: '983123.' }, { text: '' }, { text: '' }]);
+  // The words before the 0.4 s pause for a look at them; the whole number for the turn sent again.
+  fakes.stt.script(transcriptsForParts(fixture, [['My number is 07700', '983123.']]));
   // The model is slow enough that the reply prepared at the pause is still being written when the visitor goes on.
   fakes.llm.script([
     { when: { user: /07700$/ }, reply: { tool_calls: [{ name: 'save_phone', arguments: { phone: '07700' } }] }, delayMs: 2000 },
@@ -223,9 +230,10 @@ test('early start: a number dictated with a pause is committed in stretches and 
   await say(0);
   await expect(page.locator('.kiosk')).toHaveAttribute('data-phase', 'ended', { timeout: 20_000 });
 
-  // Committed in stretches at its pauses, heard as one turn: the stretches' words joined.
-  expect(fakes.realtime.commits.length).toBeGreaterThanOrEqual(2);
-  const heard = fakes.realtime.commits.map((c) => c.transcript).filter(Boolean).join(' ');
+  // Looked at at its pause, then sent again whole: one stretch heard, the number whole.
+  const stretches = fakes.realtime.heard.filter((c) => c.transcript);
+  expect(stretches.map((c) => c.looks > 0)).toEqual([true]);
+  const heard = stretches[0]!.transcript;
   expect(heard).toBe('My number is 07700 983123.');
   await expectVisitorSaid(page, [`You: ${heard}`]);
   // Every reply asked for at a pause was either dropped (the visitor went on) or taken by the

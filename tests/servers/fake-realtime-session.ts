@@ -78,6 +78,8 @@ export interface RealtimeCommit {
   firstAppendBeforeCommitMs: number;
   /** what the fake answers (from the scripted queue); null when the session has no transcription model */
   transcript: string | null;
+  /** its audio began with all of the last answered audio (the kiosk sent the turn again whole): its words replace that answer's */
+  again: boolean;
   /** when the commit came, and when its completed text went out (wall clock) */
   time: ServiceTime;
 }
@@ -85,8 +87,13 @@ export interface RealtimeCommit {
 /** What a socket asks of the fake that holds it. */
 export interface SessionHost {
   latency(): RealtimeLatency;
-  /** the next scripted text for a segment with `speechMs` of speech (or the words of the recording its audio holds) */
-  transcribe(speechMs: number, audio: Audio): string;
+  /**
+   * The next scripted text for a segment with `speechMs` of speech (or the words of the recording
+   * its audio holds), and whether the audio was the last answered audio sent again, with more
+   * (the kiosk sends a turn again whole when the visitor goes on after a pause): its answer
+   * replaces that one's.
+   */
+  transcribe(speechMs: number, audio: Audio): { text: string; again: boolean };
   /** a staged drop at this point, if any (and counts it) */
   takeDrop(at: 'append' | 'commit'): DropHow | null;
   committed(commit: Omit<RealtimeCommit, 'session'>, record: RealtimeSessionRecord): void;
@@ -182,6 +189,7 @@ export class FakeRealtimeSession {
     }
     const samples = toFloat(Buffer.concat(this.buffer));
     const speechMs = speechSpan(samples, PCM_RATE);
+    const answer = this.record.model === undefined ? null : this.host.transcribe(speechMs, { samples, sampleRate: PCM_RATE });
     const itemId = realtimeId('item');
     const previous = this.lastItemId;
     const commit = {
@@ -192,7 +200,8 @@ export class FakeRealtimeSession {
       appends: this.turnAppends,
       clears: this.turnClears,
       firstAppendBeforeCommitMs: Math.round(performance.now() - (this.firstAppendAt ?? performance.now())),
-      transcript: this.record.model === undefined ? null : this.host.transcribe(speechMs, { samples, sampleRate: PCM_RATE }),
+      transcript: answer?.text ?? null,
+      again: answer?.again ?? false,
     };
     this.lastItemId = itemId;
     this.emptyBuffer();

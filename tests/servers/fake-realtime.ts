@@ -31,6 +31,14 @@ const FAILURE_BODIES: Record<number, { message: string; type: string; code: stri
   500: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', code: null },
 };
 
+/** A commit whose words stand, and what went before it (FakeRealtime.heard). */
+export interface HeardStretch extends RealtimeCommit {
+  /** looks at the turn so far that it replaced */
+  looks: number;
+  /** from the first append of the stretch's audio (its first look's) to this commit */
+  streamedBeforeCommitMs: number;
+}
+
 /** The fake Realtime transcription endpoint's controls and records. */
 export class FakeRealtime {
   /** every socket opened, in order */
@@ -53,6 +61,33 @@ export class FakeRealtime {
   };
 
   constructor(private readonly stt: FakeTranscriptions) {}
+
+  /**
+   * The commits whose words stand, one for each stretch of speech the kiosk heard: a commit whose
+   * audio the kiosk sent again whole on the same socket (the next commit's `again`: the visitor
+   * went on after a look at the turn so far) is replaced by that one. Each tells how long before it
+   * the first of its audio arrived (the first append of the first commit it replaced) and how many
+   * looks it replaced.
+   */
+  get heard(): HeardStretch[] {
+    const heard: HeardStretch[] = [];
+    let first: RealtimeCommit | null = null;
+    let looks = 0;
+    this.commits.forEach((commit, i) => {
+      const previous = this.commits[i - 1];
+      const replaces = commit.again && previous !== undefined && previous.session === commit.session;
+      if (replaces) {
+        heard.pop();
+        looks += 1;
+      } else {
+        first = commit;
+        looks = 0;
+      }
+      const firstAppendAt = first!.time.receivedAt - first!.firstAppendBeforeCommitMs;
+      heard.push({ ...commit, looks, streamedBeforeCommitMs: Math.round(commit.time.receivedAt - firstAppendAt) });
+    });
+    return heard;
+  }
 
   /** appends received over all sockets */
   get appends(): number {
@@ -190,7 +225,7 @@ export class FakeRealtime {
   private host(record: RealtimeSessionRecord): SessionHost {
     return {
       latency: () => this.profile,
-      transcribe: (speechMs, audio) => this.stt.answerPart(speechMs, audio),
+      transcribe: (speechMs, audio) => this.stt.answerCommit(speechMs, audio),
       takeDrop: (at) => this.takeDrop(at),
       committed: (commit) => {
         // A session cleared away by reset() is no longer in the records.

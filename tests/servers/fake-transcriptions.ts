@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { decodeWav } from '../../src/voice/wav.ts';
 import type { HeardRecording } from './heard-recording.ts';
+import { LastHeard } from './sent-again.ts';
 import { BadRequest, ClientWatch, CountWaiter, FailureSwitch, performOutage, sendError, sendJson, wallClock, type OutageMode, type ServiceTime } from './fake-http.ts';
 
 /** One scripted transcript; when the segment's speech falls outside min/max, the fake says so. */
@@ -12,6 +13,14 @@ export interface SttEntry {
   text: string;
   minSpeechMs?: number;
   maxSpeechMs?: number;
+}
+
+/** A line being answered in pieces (the realtime fake's commits cut at pauses): its words, and how many were given. */
+interface Piece {
+  entry: SttEntry;
+  words: string[];
+  heardMs: number;
+  given: number;
 }
 
 /** What the fake recorded of one well-formed request. */
@@ -29,6 +38,9 @@ export interface SttRequest {
   speechMs: number;
 }
 
+/** The longest pause between two scripted parts that audio sent again may hold as one turn. */
+const PART_PAUSE_MS = 1000;
+
 /** RMS above which a 20 ms window counts as speech. */
 export const SPEECH_RMS = 0.02;
 const FORMATS = new Set(['json', 'text', 'verbose_json']);
@@ -44,7 +56,10 @@ export class FakeTranscriptions {
   /** the recording the audio is cut from, when a test gives one: its words are the answers (hear) */
   private recording: HeardRecording | null = null;
   /** a line the realtime fake is answering in pieces: its words, the speech heard of it, the words given */
-  private piece: { entry: SttEntry; words: string[]; heardMs: number; given: number } | null = null;
+  private piece: Piece | null = null;
+  /** the last audio with speech answered, and the script as it was before it: audio sent again replaces its answer */
+  private readonly lastHeard = new LastHeard();
+  private beforeLast: { queue: SttEntry[]; piece: Piece | null } | null = null;
   private readonly failures = new FailureSwitch<OutageMode>();
   private readonly requestWaiter = new CountWaiter(() => this.requests.length);
 
@@ -79,6 +94,8 @@ export class FakeTranscriptions {
   reset(): void {
     this.queue = [];
     this.piece = null;
+    this.beforeLast = null;
+    this.lastHeard.forget();
     this.recording = null;
     this.requests.length = 0;
     this.times.length = 0;
@@ -104,7 +121,8 @@ export class FakeTranscriptions {
     const failure = this.failures.take();
     if (failure && performOutage(failure, res, watch)) return;
     if (!(await watch.pause(this.delayFor(request.durationMs)))) return;
-    const text = this.answerFor(request.speechMs, audio);
+    const again = this.recall(request.speechMs, audio);
+    const text = again ? this.answerPart(request.speechMs, audio, true) : this.answerFor(request.speechMs, audio);
     const format = request.response_format ?? 'json';
     time.answeredAt = wallClock();
     if (format === 'text') {
@@ -135,21 +153,56 @@ export class FakeTranscriptions {
     return entry.text;
   }
 
+  /** Answers a realtime commit: its words, and whether its audio was the last answer's sent again (and replaces it). */
+  answerCommit(speechMs: number, audio: Audio): { text: string; again: boolean } {
+    const again = this.recall(speechMs, audio);
+    return { text: this.answerPart(speechMs, audio, again), again };
+  }
+
   /**
    * For the realtime fake, whose commits may cut a line at its pauses (the kiosk's early start):
    * a commit with less speech than the next entry's least is a piece of that line and gets its
    * share of the words; the piece that completes the line's speech gets the rest. The pieces'
-   * words joined are the line, as a real service transcribing the pieces would give.
+   * words joined are the line, as a real service transcribing the pieces would give. Audio sent
+   * `again` holds the whole turn so far: with more speech than the next entry allows, it is the
+   * next entries' parts spoken as one turn, and gets their words together.
    */
-  answerPart(speechMs: number, audio?: Audio): string {
+  answerPart(speechMs: number, audio?: Audio, again = false): string {
     if (speechMs === 0 || (this.recording && audio)) return this.answerFor(speechMs, audio);
     if (!this.piece) {
+      if (again) this.joinParts(speechMs);
       const entry = this.queue[0];
       if (!entry || speechMs >= (entry.minSpeechMs ?? 0)) return this.answerFor(speechMs);
       this.queue.shift();
       this.piece = { entry, words: entry.text.split(/\s+/).filter(Boolean), heardMs: 0, given: 0 };
     }
     return this.answerPiece(speechMs);
+  }
+
+  /**
+   * Whether the audio is the last answered audio sent again, with more: then the script goes back
+   * to where it was before that answer, which this one replaces (a real service transcribes the
+   * whole audio afresh).
+   */
+  private recall(speechMs: number, audio: Audio): boolean {
+    const again = this.lastHeard.again(audio, speechMs);
+    if (again && this.beforeLast) {
+      this.queue = [...this.beforeLast.queue];
+      this.piece = this.beforeLast.piece && { ...this.beforeLast.piece };
+    } else if (speechMs > 0) this.beforeLast = { queue: [...this.queue], piece: this.piece && { ...this.piece } };
+    return again;
+  }
+
+  /** Joins the next scripted parts into one entry while the speech is more than the first allows (a pause between parts: up to PART_PAUSE_MS). */
+  private joinParts(speechMs: number): void {
+    while (this.queue.length > 1 && speechMs > (this.queue[0]!.maxSpeechMs ?? Infinity)) {
+      const [first, second] = this.queue.splice(0, 2) as [SttEntry, SttEntry];
+      this.queue.unshift({
+        text: `${first.text} ${second.text}`,
+        minSpeechMs: (first.minSpeechMs ?? 0) + (second.minSpeechMs ?? 0),
+        maxSpeechMs: (first.maxSpeechMs ?? Infinity) + (second.maxSpeechMs ?? Infinity) + PART_PAUSE_MS,
+      });
+    }
   }
 
   private answerPiece(speechMs: number): string {

@@ -2,7 +2,9 @@
 // (a test's fixture, played as the kiosk's microphone): it finds where in the recording the audio
 // came from, by the shape of its loudness, and answers with the words whose middle lies there,
 // as a real recogniser transcribes the words a stretch holds. A turn cut at a pause then gets
-// the words before the pause, and the next stretch the words after it, wherever the kiosk cut.
+// the words before the pause, and the next stretch the words after it, wherever the kiosk cut;
+// audio sent again from where an earlier stretch began (the kiosk sends a turn again whole when
+// the visitor goes on after a pause) gets all the words it holds.
 
 /** Loudness is compared in windows this long. */
 const WINDOW_MS = 10;
@@ -30,7 +32,7 @@ export interface FoundStretch {
   startMs: number;
   endMs: number;
   likeness: number;
-  /** where its new audio begins: after the stretch before it, which it may overlap (a turn's audio from before its onset) */
+  /** where its new audio begins: after the stretch before it, which it may overlap (a turn's audio from before its onset), or at its start when it is that stretch's audio sent again */
   newFromMs: number;
 }
 
@@ -50,7 +52,8 @@ export class HeardRecording {
   private readonly shape: Float64Array;
   /** every stretch found so far, in order (what a test or the benchmark can read of the matching) */
   readonly found: FoundStretch[] = [];
-  /** where the last stretch found ended (ms): the next is looked for from a little before it */
+  /** where the last stretch found began and ended (ms): the next is looked for from a little before either */
+  private lastStartMs = 0;
   private lastEndMs = 0;
 
   constructor(samples: Float32Array, sampleRate: number, readonly words: readonly HeardWord[]) {
@@ -93,7 +96,7 @@ export class HeardRecording {
       for (let i = first; i < Math.min(likeness.length, first + n); i++) if (likeness[i]! > likeness[first]!) first = i;
       return { at: from + first, r: likeness[first]! };
     };
-    let best = search(Math.max(0, Math.floor((this.lastEndMs - BACK_MS) / WINDOW_MS)));
+    let best = search(Math.max(0, Math.floor((Math.min(this.lastStartMs, this.lastEndMs - BACK_MS) - WINDOW_MS) / WINDOW_MS)));
     let before = this.lastEndMs;
     if (best.r < LEAST_LIKENESS) {
       best = search(0); // a test that played an earlier line again
@@ -101,7 +104,10 @@ export class HeardRecording {
     }
     if (best.r < LEAST_LIKENESS) return null;
     const startMs = best.at * WINDOW_MS;
-    const found = { startMs, endMs: (best.at + n) * WINDOW_MS, likeness: best.r, newFromMs: Math.max(startMs, before) };
+    // From where the last stretch began, or before it: the same audio sent again, all of it to hear.
+    const again = this.found.length > 0 && startMs <= this.lastStartMs + WINDOW_MS;
+    const found = { startMs, endMs: (best.at + n) * WINDOW_MS, likeness: best.r, newFromMs: again ? startMs : Math.max(startMs, before) };
+    this.lastStartMs = found.startMs;
     this.lastEndMs = found.endMs;
     this.found.push(found);
     return found;

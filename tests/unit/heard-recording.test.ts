@@ -33,6 +33,14 @@ describe('a recording heard by the transcription double', () => {
     expect(heard.transcribe(fixtureSpan24k('paused-people', words[0]!.startMs, line.endMs + 300), REALTIME_RATE)).toBe('three four zero');
   });
 
+  it('answers every word of audio sent again from where the stretch before began (a turn sent whole after the visitor went on)', () => {
+    const heard = recordingOf(people);
+    const line = people.lines[5]!; // "he was not an … ill disposed young man"
+    const pause = line.pauses![0]!;
+    expect(heard.transcribe(fixtureSpan24k('paused-people', line.startMs - 300, pause.startMs + 100), REALTIME_RATE)).toBe('he was not an');
+    expect(heard.transcribe(fixtureSpan24k('paused-people', line.startMs - 300, line.endMs + 300), REALTIME_RATE)).toBe('he was not an ill disposed young man');
+  });
+
   it('takes a short stretch where it truly comes next, not where a later stretch is about as alike', () => {
     const heard = recordingOf(people);
     const text = people.lines.map((line) => heard.transcribe(fixtureSpan24k('paused-people', line.startMs - 200, line.endMs + 200), REALTIME_RATE));

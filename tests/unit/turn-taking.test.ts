@@ -3,6 +3,7 @@
 // real recorded speech is in turn-taking.audio.test.ts.
 
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_DETECTOR } from '../../src/voice/turn-settings.ts';
 import { DEFAULT_TURN_TAKING, TurnTaker, type TurnEvent, type TurnTakingSettings } from '../../src/voice/turn-taking.ts';
 
 const FRAME_MS = 32;
@@ -123,21 +124,22 @@ describe('turn-taking', () => {
     const events = run([[0.9, 480], [0, 224], [0.9, 320], [0, 600]]);
     expect(types(events)).toEqual(['onset', 'speech', 'pause', 'resume', 'pause', 'segment']);
     const [first, resume] = events.filter((e) => e.type === 'pause' || e.type === 'resume');
-    // 128 ms of silence after the last speech frame: 4 frames of 32 ms
-    expect(first).toMatchObject({ type: 'pause', atMs: 480 + 4 * 32, speechEndMs: 480 });
+    // the pause's silence after the last speech frame (32 ms: one frame)
+    expect(DEFAULT_DETECTOR.pauseMs).toBe(32);
+    expect(first).toMatchObject({ type: 'pause', atMs: 480 + DEFAULT_DETECTOR.pauseMs, speechEndMs: 480 });
     expect(resume).toMatchObject({ type: 'resume', atMs: 480 + 224 + 32 });
   });
 
   it('counts a pause from the last loud frame: a fading tail (voiced, not loud) is already pause, though not yet the end', () => {
     const events = run([[0.9, 480], [0.4, 128], [0, 600]]);
     expect(types(events)).toEqual(['onset', 'speech', 'pause', 'segment']);
-    expect(events.find((e) => e.type === 'pause')).toMatchObject({ atMs: 480 + 128 });
+    expect(events.find((e) => e.type === 'pause')).toMatchObject({ atMs: 480 + DEFAULT_DETECTOR.pauseMs });
     // the end waits for 350 ms below the silence threshold, after the tail
     expect(events.find((e) => e.type === 'segment')).toMatchObject({ atMs: 480 + 128 + 352 });
   });
 
   it('reports no pause when the wait is no longer than it (a flow that wants a quick end)', () => {
-    expect(types(run([[0.9, 480], [0, 600]], { settings: { endSilenceMs: 128 } }))).toEqual(['onset', 'speech', 'segment']);
+    expect(types(run([[0.9, 480], [0, 600]], { settings: { endSilenceMs: DEFAULT_DETECTOR.pauseMs } }))).toEqual(['onset', 'speech', 'segment']);
   });
 
   it('gives the audio before the onset with it, for a recogniser that takes speech as it comes', () => {

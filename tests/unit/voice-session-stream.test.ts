@@ -2,13 +2,15 @@
 // first) while the visitor speaks, one commit at the end of the turn, a noise is cancelled and
 // never committed; a pause commits the words so far, which turn-taking reads (a number that may
 // go on keeps the turn open), and with the early start offers them as the likely turn, withdrawn
-// when the visitor goes on.
+// when the visitor goes on; the stream then starts again with the whole turn, whose words replace
+// the pause's.
 
 import { describe, expect, it } from 'vitest';
 import type { Microphone, MicrophoneEvents } from '../../src/ports/microphone.ts';
 import type { StreamingTranscriber, StreamOptions, TurnStream, TurnStreamEvents } from '../../src/ports/speech-to-text.ts';
 import type { SpokenClip, TextToSpeech } from '../../src/ports/text-to-speech.ts';
 import { Speaker } from '../../src/voice/speaker.ts';
+import { WHOLE_TURN_MS } from '../../src/voice/turn-streamer.ts';
 import { DEFAULT_TURN_TAKING } from '../../src/voice/turn-taking.ts';
 import { VoiceSession } from '../../src/voice/voice-session.ts';
 
@@ -174,10 +176,16 @@ describe('voice session with a streaming recogniser', () => {
     expect(log.likely).toEqual(['my number is']);
     mic.send(0.9, 480); // goes on
     expect(log.wentOn).toBe(1);
-    mic.send(0, 192); // the next pause commits the rest
-    expect(stt.stretches[1]!.state).toBe('committed');
-    expect(stt.stretches[1]!.frames.length).toBeGreaterThan(15); // the silence of the pause and the rest
-    stt.stretches[1]!.answer('0770 983');
+    // The stream starts again with the whole turn: the pre-pad, the words, the pause and the rest.
+    expect(stt.stretches[1]!.state).toBe('cancelled');
+    const whole = stt.stretches[2]!;
+    const first = stt.stretches[0]!.frames[0]!;
+    const lastSpoken = mic.sent;
+    mic.send(0, 192); // the next pause commits it
+    expect(whole.state).toBe('committed');
+    expect(whole.frames).toEqual(Array.from({ length: whole.frames.length }, (_, i) => first + i));
+    expect(whole.frames.at(-1)).toBeGreaterThan(lastSpoken);
+    whole.answer('my number is 0770 983');
     await flush();
     expect(log.likely).toEqual(['my number is', 'my number is 0770 983']);
     mic.send(0, 544); // a number may go on: the dictation wait, 800 ms
@@ -224,12 +232,49 @@ describe('voice session with a streaming recogniser', () => {
     expect(log.heard).toEqual([]);
     mic.send(0.9, 640); // the rest of the number
     mic.send(0, 160);
-    stt.stretches[1]!.answer('zero one nine nine.');
+    expect(stt.stretches[1]!.state).toBe('cancelled');
+    stt.stretches[2]!.answer('my phone number is five five five zero one nine nine.');
     await flush();
     mic.send(0, 800);
     await flush();
     expect(log.heard).toEqual(['my phone number is five five five zero one nine nine.']);
     expect(log.marks.filter((m) => m === 'vk:speech-end')).toHaveLength(1);
+  });
+
+  it('the words of a pause the visitor went on after are replaced by the whole turn, even when they come back last', async () => {
+    const { mic, stt, session, log } = setup(true);
+    await session.start();
+    mic.send(0.9, 480);
+    mic.send(0, 160); // a pause inside a word: "Mar" … "ia"
+    mic.send(0.9, 320);
+    mic.send(0, 160);
+    stt.stretches[2]!.answer('Maria');
+    await flush();
+    expect(log.likely).toEqual(['Maria']);
+    stt.stretches[0]!.answer('Mar');
+    await flush();
+    expect(log.likely).toEqual(['Maria']);
+    mic.send(0, 320);
+    await flush();
+    expect(log.heard).toEqual(['Maria']);
+  });
+
+  it('a turn longer than the whole-turn limit goes on in stretches whose words are joined', async () => {
+    const { mic, stt, session, log } = setup(false);
+    readingWords(session, true, 'en-US');
+    await session.start();
+    mic.send(0.9, WHOLE_TURN_MS + 320);
+    mic.send(0, 160);
+    stt.stretches[0]!.answer('and then');
+    await flush();
+    mic.send(0.9, 320);
+    expect(stt.stretches[1]!.state).toBe('open'); // not sent again
+    mic.send(0, 160);
+    stt.stretches[1]!.answer('it ended.');
+    await flush();
+    mic.send(0, 800);
+    await flush();
+    expect(log.heard).toEqual(['and then it ended.']);
   });
 
   it('a whole answer ends as soon as its words are in', async () => {

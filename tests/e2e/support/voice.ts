@@ -51,7 +51,7 @@ export const test = base.extend<{ voiceKiosk: (options: VoiceKioskOptions) => Pr
           captions,
           marks: await k.marks().catch((error: unknown) => ({ unreadable: (error as Error).message })),
           stt: k.fakes.stt.requests,
-          realtime: k.fakes.realtime.commits.map(({ audioMs, speechMs, transcript, firstAppendBeforeCommitMs }) => ({ audioMs, speechMs, transcript, firstAppendBeforeCommitMs })),
+          realtime: k.fakes.realtime.commits.map(({ audioMs, speechMs, transcript, again, firstAppendBeforeCommitMs }) => ({ audioMs, speechMs, transcript, again, firstAppendBeforeCommitMs })),
           llm: k.fakes.llm.requests.length,
           tts: k.fakes.tts.requests.map((r) => r.input),
           console: k.console,
