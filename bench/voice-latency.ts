@@ -14,7 +14,7 @@ import { transcriptsFor } from '../tests/support/voice-kiosk.ts';
 import type { Findings } from './voice-findings.ts';
 import { named, readMarks, waitForMark, type Mark } from './voice-marks.ts';
 import { clockOf, eachRun } from './voice-scenarios.ts';
-import { readServiceRequests, requestAfter, serviceShare, type PageRequest, type ServiceShare } from './voice-services.ts';
+import { FROM_EARLY_MS, readServiceRequests, requestAfter, serviceShare, type PageRequest, type ServiceShare } from './voice-services.ts';
 import { benchFlow, spokenLines, startVisit } from './voice-visit.ts';
 
 /** The services' delays the doubles play: a cloud STT, LLM and TTS on a good connection. */
@@ -172,7 +172,7 @@ export async function onePipeline(pipeline: Pipeline, runs: number, findings: Fi
       if (pipeline === 'early') addEarlyAsk(findings, key, marks, trueEnd, m);
       if (pipeline === 'early' || pipeline === 'known') return;
       const wall = (at: number) => origin + at;
-      const share = serviceShare(kiosk.fakes, pipeline === 'upload', { from: wall(m.end.at) - 5, transcript: wall(m.transcript.at), sentence: wall(m.sentence.at), until: wall(nextStart) });
+      const share = serviceShare(kiosk.fakes, pipeline === 'upload', { from: wall(m.end.at) - FROM_EARLY_MS, transcript: wall(m.transcript.at), sentence: wall(m.sentence.at), until: wall(nextStart) });
       addOverhead(findings, key, m, total, wait, share, requests, nextStart);
     });
     if (measured < lines.length) findings.fail(`${label}: ${lines.length - measured} of ${lines.length} lines not measured`);

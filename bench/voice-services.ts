@@ -50,6 +50,9 @@ function firstSentenceAt(text: readonly { at: number; soFar: string }[]): number
   return text.find((piece) => splitter.push(piece.soFar).length > 0)?.at;
 }
 
+/** How far before the turn's end `from` is put (a double's clock and the page's may differ by a millisecond or two). */
+export const FROM_EARLY_MS = 5;
+
 /**
  * The doubles' own time for the reply to one line, found by wall-clock windows: recognition from
  * the turn's commit (or upload) to its text, the model from its request to the first sentence's
@@ -63,8 +66,10 @@ export function serviceShare(fakes: FakeOpenAI, upload: boolean, window: { from:
   const chat = within(fakes.llm.times, (t) => t.receivedAt, window.transcript - 1, window.until);
   const answered = chat && firstSentenceAt(chat.text);
   const speech = within(fakes.tts.deliveries, (d) => d.receivedAt, window.sentence - 1, window.until);
+  // Streamed words all in when the turn ended (its last look at a pause answered before it) took none of the reply's time.
+  const inAlready = !upload && stt === undefined && window.transcript - window.from <= FROM_EARLY_MS + 1;
   return {
-    recognition: stt?.answeredAt === undefined ? null : stt.answeredAt - stt.receivedAt,
+    recognition: stt?.answeredAt !== undefined ? stt.answeredAt - stt.receivedAt : inAlready ? 0 : null,
     model: chat && answered !== undefined ? answered - chat.receivedAt : null,
     speech: speech?.firstChunkAt === undefined ? null : speech.firstChunkAt - speech.receivedAt,
   };
