@@ -28,7 +28,7 @@ function sources(): Record<string, string> {
   };
 }
 
-/** The model vad-web loads: its file's name in ASSETS, and the one it is made from. */
+/** The model vad-web loads from VAD_ASSET_PATH, and the name of vad-web's own that it is written from. */
 export const DETECTOR_MODEL = 'silero_vad_v5.onnx';
 
 /**
