@@ -48,8 +48,6 @@ function turnsOfLine(ends: readonly number[], from: number, until: number, trueE
 
 /** A cut closer than this to a word's aligned edge is taken as between words (the aligner's times are not exact). */
 const WORD_EDGE_MS = 30;
-/** A commit found to start this close to the one before (or before it) is that audio sent again. */
-const SAME_START_MS = 10;
 
 /**
  * How the kiosk committed a line to recognition: its commits (each pause's look at the turn so
@@ -62,7 +60,7 @@ const SAME_START_MS = 10;
 function addStretches(findings: Findings, key: string, found: readonly FoundStretch[], line: FixtureLine, untilMs: number): void {
   const mine = found.filter((s) => s.endMs > line.startMs && s.newFromMs < Math.min(untilMs, line.endMs));
   if (mine.length === 0) return;
-  const kept = mine.filter((s, i) => !(mine[i + 1] && mine[i + 1]!.startMs <= s.startMs + SAME_START_MS));
+  const kept = mine.filter((_, i) => !mine[i + 1]?.again);
   findings.add(`${key}.commits`, mine.length);
   findings.add(`${key}.stretches`, kept.length);
   if (line.timed !== 'aligned' || !line.words) return;

@@ -41,11 +41,9 @@ export class TurnStreamer {
   private replacing: Promise<string>[] = [];
   /** the turn's audio from the onset (the pre-pad first), while it is short enough to send again */
   private audio: Float32Array[] = [];
+  /** the samples the turn has had; past `audioLimit` (WHOLE_TURN_MS at the turn's rate) it goes on in stretches */
   private audioSamples = 0;
-  /** WHOLE_TURN_MS in samples, at the turn's rate */
   private audioLimit = 0;
-  /** the turn grew past WHOLE_TURN_MS: it goes on in stretches */
-  private tooLong = false;
   /** the turn's commits, to know the words of the latest pause */
   private commits = 0;
   /** a pause committed the turn so far, and nothing was said since */
@@ -130,7 +128,6 @@ export class TurnStreamer {
     this.replacing = [];
     this.audio = [];
     this.audioSamples = 0;
-    this.tooLong = false;
   }
 
   private begin(): TurnStream {
@@ -149,12 +146,10 @@ export class TurnStreamer {
 
   /** Keeps a frame of the turn, until the turn is too long to send again. */
   private keep(samples: Float32Array): void {
-    if (this.tooLong) return;
+    if (this.audioSamples > this.audioLimit) return;
     this.audio.push(samples);
     this.audioSamples += samples.length;
-    if (this.audioSamples <= this.audioLimit) return;
-    this.tooLong = true;
-    this.audio = [];
+    if (this.audioSamples > this.audioLimit) this.audio = [];
   }
 
   /**

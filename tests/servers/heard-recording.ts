@@ -32,7 +32,9 @@ export interface FoundStretch {
   startMs: number;
   endMs: number;
   likeness: number;
-  /** where its new audio begins: after the stretch before it, which it may overlap (a turn's audio from before its onset), or at its start when it is that stretch's audio sent again */
+  /** it begins where the stretch before it began, or before: that audio sent again, with more (the kiosk sends a turn again whole when the visitor goes on after a pause) */
+  again: boolean;
+  /** where its new audio begins: after the stretch before it, which it may overlap (a turn's audio from before its onset), or at its start when it is sent `again` */
   newFromMs: number;
 }
 
@@ -106,7 +108,7 @@ export class HeardRecording {
     const startMs = best.at * WINDOW_MS;
     // From where the last stretch began, or before it: the same audio sent again, all of it to hear.
     const again = this.found.length > 0 && startMs <= this.lastStartMs + WINDOW_MS;
-    const found = { startMs, endMs: (best.at + n) * WINDOW_MS, likeness: best.r, newFromMs: again ? startMs : Math.max(startMs, before) };
+    const found = { startMs, endMs: (best.at + n) * WINDOW_MS, likeness: best.r, again, newFromMs: again ? startMs : Math.max(startMs, before) };
     this.lastStartMs = found.startMs;
     this.lastEndMs = found.endMs;
     this.found.push(found);
