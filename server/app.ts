@@ -182,13 +182,17 @@ function leaveDoorNote(options: ServerOptions, port: number, door: string | unde
 }
 
 /**
- * Node's own deadlines for every connection, set from the body deadline: the headers must all
- * arrive within it (Node answers 408 and closes the connection), and the whole request within a
- * second more, a backstop behind the server's own 408 (request-limits.ts). Node looks at its
- * connections once a second (every 30 s by default), a quarter of the deadline when that is shorter.
+ * Node's own deadlines for every connection, a second past the body deadline: the headers must all
+ * arrive within it (Node answers a bare 408 and closes the connection), and the whole request too,
+ * a backstop behind the server's own 408 (request-limits.ts). Node counts the headers' time from
+ * the connection, the server the body's from the request's start: with the two deadlines equal, a
+ * machine that stalled between a connection and the reading of its headers had Node's 408 win over
+ * the server's `body_timeout` for a body that was late. Node looks at its connections once a second
+ * (every 30 s by default), a quarter of the deadline when that is shorter.
  */
 function requestDeadlines(bodyTimeoutMs: number): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
-  return { headersTimeout: bodyTimeoutMs, requestTimeout: bodyTimeoutMs + 1000, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(bodyTimeoutMs / 4))) };
+  const backstop = bodyTimeoutMs + 1000;
+  return { headersTimeout: backstop, requestTimeout: backstop, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(bodyTimeoutMs / 4))) };
 }
 
 function extension(pathname: string): string {
